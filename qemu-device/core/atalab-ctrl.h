@@ -1,0 +1,96 @@
+/*
+ * atalab emulator core: the PIIX/ICH IDE function as its host sees it.
+ *
+ * One AtalabCtrl is one PCI IDE function: the device-specific PCI
+ * configuration registers (0x40-0xFF), two ATA channels in legacy
+ * (compatibility) mode with two drives each, and the bus-master IDE
+ * registers of BAR4.  Every guest access enters through one of the
+ * *_read/_write functions below: one dispatch point per register space,
+ * which is where tracing happens.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef ATALAB_CTRL_H
+#define ATALAB_CTRL_H
+
+#include "atalab-host.h"
+#include "atalab-personality.h"
+
+#define ATALAB_CHANNELS 2
+#define ATALAB_DRIVES   4       /* channel * 2 + (0 master, 1 slave) */
+
+typedef struct AtalabDriveConfig {
+    bool present;
+    uint64_t sectors;           /* capacity in 512-byte sectors */
+    const char *model;          /* IDENTIFY words 27-46; NULL: default */
+    const char *serial;         /* words 10-19; NULL: derived from drive number */
+    const char *fwrev;          /* words 23-26; NULL: default */
+} AtalabDriveConfig;
+
+typedef struct AtalabCtrl AtalabCtrl;
+
+/*
+ * drives[] is copied (strings included).  host must outlive the controller.
+ * The new controller is in its hardware-reset state.
+ */
+AtalabCtrl *atalab_ctrl_new(const AtalabPersonality *personality,
+                            const AtalabHost *host,
+                            const AtalabDriveConfig drives[ATALAB_DRIVES]);
+/* The host must have completed (drained) all block I/O first. */
+void atalab_ctrl_free(AtalabCtrl *c);
+
+/*
+ * Hardware reset (PCIRST#): configuration registers to their datasheet reset
+ * values, bus masters stopped, drives through power-on reset.  Block requests
+ * still in flight complete later and are then discarded.
+ */
+void atalab_ctrl_reset(AtalabCtrl *c);
+/* Leave the registers as PC firmware does after POST: IDE decode enabled. */
+void atalab_ctrl_firmware_init(AtalabCtrl *c);
+
+/* Device-specific PCI configuration space, addr 0x40..0xFF, size 1/2/4. */
+uint32_t atalab_ctrl_config_read(AtalabCtrl *c, uint32_t addr, unsigned size);
+void atalab_ctrl_config_write(AtalabCtrl *c, uint32_t addr, uint32_t val,
+                              unsigned size);
+/* Does the channel decode its legacy command/control block (IDETIM.IDE)? */
+bool atalab_ctrl_decode_enabled(const AtalabCtrl *c, unsigned channel);
+
+/* ATA command block, reg 0..7 (0x1F0-0x1F7 / 0x170-0x177).  Size 2 or 4
+ * only for the data register, 1 otherwise. */
+uint32_t atalab_ctrl_cmd_read(AtalabCtrl *c, unsigned channel, unsigned reg,
+                              unsigned size);
+void atalab_ctrl_cmd_write(AtalabCtrl *c, unsigned channel, unsigned reg,
+                           uint32_t val, unsigned size);
+/* ATA control block (0x3F6 / 0x376): alternate status / device control. */
+uint32_t atalab_ctrl_ctl_read(AtalabCtrl *c, unsigned channel);
+void atalab_ctrl_ctl_write(AtalabCtrl *c, unsigned channel, uint32_t val);
+
+/* Bus-master IDE registers, BAR4 offset 0..15, size 1/2/4. */
+uint32_t atalab_ctrl_bm_read(AtalabCtrl *c, uint32_t offset, unsigned size);
+void atalab_ctrl_bm_write(AtalabCtrl *c, uint32_t offset, uint32_t val,
+                          unsigned size);
+
+/*
+ * Additions beyond the first contract (all optional for the glue).
+ */
+
+/* Read config bytes like config_read, without a trace record. */
+uint32_t atalab_ctrl_config_peek(const AtalabCtrl *c, uint32_t addr,
+                                 unsigned size);
+/*
+ * Raw value of a personality register by datasheet name ("IDETIM0",
+ * "UDMATIM", ...).  false when the personality has no such register.
+ */
+bool atalab_ctrl_config_reg(const AtalabCtrl *c, const char *name,
+                            uint32_t *value);
+/*
+ * An 80-conductor cable on the channel: IDENTIFY word 93 bit 13 of its
+ * drives.  Default false.  Call before the guest runs (e.g. right after
+ * atalab_ctrl_new(), from a device property); survives reset.
+ */
+void atalab_ctrl_set_cable80(AtalabCtrl *c, unsigned channel, bool cable80);
+/* Current level of a channel's interrupt line. */
+bool atalab_ctrl_irq_level(const AtalabCtrl *c, unsigned channel);
+const AtalabPersonality *atalab_ctrl_personality(const AtalabCtrl *c);
+
+#endif

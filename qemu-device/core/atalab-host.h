@@ -1,0 +1,68 @@
+/*
+ * atalab emulator core: the host interface.
+ *
+ * The core (this directory) is plain C plus glib and never includes QEMU
+ * headers.  Everything it needs from its host -- QEMU's glue, or a unit test --
+ * goes through this one table of callbacks.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef ATALAB_HOST_H
+#define ATALAB_HOST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Completion of an asynchronous block request: ret is 0 or a negative errno. */
+typedef void AtalabIoDone(void *opaque, int ret);
+
+/* Opaque timer handle owned by the host. */
+typedef struct AtalabTimer AtalabTimer;
+typedef void AtalabTimerFn(void *opaque);
+
+typedef struct AtalabHost {
+    void *opaque;               /* first argument of every callback below */
+
+    /* Interrupt line of channel 0 (primary) or 1 (secondary). */
+    void (*set_irq)(void *opaque, unsigned channel, bool level);
+
+    /*
+     * Bus-master access to guest memory.  Return 0 on success, or -1 when any
+     * byte of [addr, addr + len) is not backed by guest memory; the core then
+     * reports a PCI master abort in the bus-master status register.
+     */
+    int (*dma_read)(void *opaque, uint64_t addr, void *buf, size_t len);
+    int (*dma_write)(void *opaque, uint64_t addr, const void *buf, size_t len);
+
+    /*
+     * Block I/O on drive 0..3 (primary master, primary slave, secondary
+     * master, secondary slave).  Always asynchronous: done() runs later, from
+     * the host's main loop, never from inside the call.  offset and len are
+     * in bytes, multiples of 512.  fua: the data must be on stable storage
+     * before done() reports success.
+     */
+    void (*blk_read)(void *opaque, unsigned drive, uint64_t offset,
+                     void *buf, size_t len, AtalabIoDone *done, void *done_opaque);
+    void (*blk_write)(void *opaque, unsigned drive, uint64_t offset,
+                      const void *buf, size_t len, bool fua,
+                      AtalabIoDone *done, void *done_opaque);
+    void (*blk_flush)(void *opaque, unsigned drive,
+                      AtalabIoDone *done, void *done_opaque);
+
+    /* Virtual clock (nanoseconds; stops while the guest is paused). */
+    int64_t (*clock_ns)(void *opaque);
+    /* One-shot timers on that clock. */
+    AtalabTimer *(*timer_new)(void *opaque, AtalabTimerFn *fn, void *fn_opaque);
+    void (*timer_mod)(void *opaque, AtalabTimer *t, int64_t expire_ns);
+    void (*timer_del)(void *opaque, AtalabTimer *t);
+    void (*timer_free)(void *opaque, AtalabTimer *t);
+
+    /*
+     * Trace sink: one complete record per call, without the trailing newline
+     * (format: traces/FORMAT.md).  May be NULL: tracing is then off.
+     */
+    void (*trace)(void *opaque, const char *record);
+} AtalabHost;
+
+#endif

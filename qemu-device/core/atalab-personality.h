@@ -1,0 +1,45 @@
+/*
+ * atalab emulator core: controller personalities.
+ *
+ * A personality is data: PCI identity, the device-specific configuration
+ * registers with reset values and writable masks, and capabilities.  Adding
+ * PIIX3, ICH5 PATA or ICH5 SATA is adding a table entry, not code.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef ATALAB_PERSONALITY_H
+#define ATALAB_PERSONALITY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One device-specific configuration register (offset >= 0x40). */
+typedef struct AtalabConfigReg {
+    const char *name;           /* datasheet mnemonic, e.g. "IDETIM0" */
+    uint8_t offset;
+    uint8_t size;               /* bytes: 1, 2 or 4 */
+    uint32_t reset;             /* value after PCIRST# */
+    uint32_t writable;          /* bits software can change */
+} AtalabConfigReg;
+
+typedef struct AtalabPersonality {
+    const char *name;           /* "piix4": the model= property value */
+    const char *description;
+    uint16_t vendor_id;
+    uint16_t device_id;
+    uint8_t revision;
+    uint16_t class_code;        /* 0x0101: mass storage, IDE */
+    uint8_t prog_if;            /* 0x80: legacy mode both channels, bus master */
+    const AtalabConfigReg *regs;
+    size_t n_regs;
+    int max_pio;                /* highest PIO mode the controller times */
+    int max_mwdma;              /* highest multiword DMA mode, -1: none */
+    int max_udma;               /* highest Ultra DMA mode, -1: none */
+} AtalabPersonality;
+
+/* NULL when there is no personality of that name. */
+const AtalabPersonality *atalab_personality_find(const char *name);
+/* Comma-separated list of the names, for error messages. */
+const char *atalab_personality_names(void);
+
+#endif

@@ -1,0 +1,556 @@
+/*
+ * atalab-ide: QEMU glue for the atalab PIIX/ICH IDE controller model.
+ *
+ * The model itself lives in core/ (plain C, no QEMU headers).  This file only
+ * connects it to QEMU: the PCI function and its configuration space, the
+ * legacy command/control blocks and IRQ 14/15, the bus-master BAR, guest
+ * memory through pci_dma_*, the drives through BlockBackend, virtual-clock
+ * timers and the trace file.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qapi/error.h"
+#include "qemu/error-report.h"
+#include "qemu/main-loop.h"
+#include "qemu/module.h"
+#include "qemu/timer.h"
+#include "hw/pci/pci.h"
+#include "hw/isa/isa.h"
+#include "hw/irq.h"
+#include "hw/qdev-properties.h"
+#include "hw/qdev-properties-system.h"
+#include "migration/vmstate.h"
+#include "sysemu/block-backend.h"
+#include "sysemu/dma.h"
+#include "sysemu/sysemu.h"
+
+#include "core/atalab-ctrl.h"
+
+#define TYPE_ATALAB_IDE "atalab-ide"
+OBJECT_DECLARE_SIMPLE_TYPE(AtalabIdeState, ATALAB_IDE)
+
+#define ATALAB_CFG_DEVSPEC 0x40     /* first device-specific config byte */
+
+/* Legacy (compatibility mode) resources of the two channels. */
+static const struct {
+    uint16_t cmd_base;
+    uint16_t ctl_base;
+    unsigned irq;
+} atalab_legacy[ATALAB_CHANNELS] = {
+    { 0x1f0, 0x3f6, 14 },
+    { 0x170, 0x376, 15 },
+};
+
+typedef struct AtalabIdeChannel {
+    AtalabIdeState *s;
+    unsigned index;
+    MemoryRegion cmd_io;
+    MemoryRegion ctl_io;
+    qemu_irq irq;
+} AtalabIdeChannel;
+
+struct AtalabIdeState {
+    PCIDevice parent_obj;
+
+    /* properties */
+    char *model;
+    char *trace_path;
+    BlockBackend *blk[ATALAB_DRIVES];
+    char *drive_model[ATALAB_DRIVES];
+    char *drive_serial[ATALAB_DRIVES];
+    char *drive_fwrev[ATALAB_DRIVES];
+
+    AtalabIdeChannel chan[ATALAB_CHANNELS];
+    MemoryRegion bm_io;
+    AtalabHost host;
+    AtalabCtrl *ctrl;
+    FILE *trace;
+    Notifier exit_notifier;
+};
+
+/* ---- host interface ---------------------------------------------------- */
+
+static void atalab_host_set_irq(void *opaque, unsigned channel, bool level)
+{
+    AtalabIdeState *s = opaque;
+
+    qemu_set_irq(s->chan[channel].irq, level);
+}
+
+static int atalab_host_dma_read(void *opaque, uint64_t addr, void *buf,
+                                size_t len)
+{
+    AtalabIdeState *s = opaque;
+
+    return pci_dma_read(PCI_DEVICE(s), addr, buf, len) == MEMTX_OK ? 0 : -1;
+}
+
+static int atalab_host_dma_write(void *opaque, uint64_t addr, const void *buf,
+                                 size_t len)
+{
+    AtalabIdeState *s = opaque;
+
+    return pci_dma_write(PCI_DEVICE(s), addr, buf, len) == MEMTX_OK ? 0 : -1;
+}
+
+/* One block request in flight: owns the I/O vector until completion. */
+typedef struct AtalabIdeBlkReq {
+    QEMUIOVector qiov;
+    AtalabIoDone *done;
+    void *done_opaque;
+} AtalabIdeBlkReq;
+
+static void atalab_blk_complete(void *opaque, int ret)
+{
+    AtalabIdeBlkReq *req = opaque;
+
+    qemu_iovec_destroy(&req->qiov);
+    req->done(req->done_opaque, ret);
+    g_free(req);
+}
+
+static AtalabIdeBlkReq *atalab_blk_req_new(void *buf, size_t len,
+                                           AtalabIoDone *done,
+                                           void *done_opaque)
+{
+    AtalabIdeBlkReq *req = g_new0(AtalabIdeBlkReq, 1);
+
+    qemu_iovec_init(&req->qiov, 1);
+    if (len) {
+        qemu_iovec_add(&req->qiov, buf, len);
+    }
+    req->done = done;
+    req->done_opaque = done_opaque;
+    return req;
+}
+
+static void atalab_host_blk_read(void *opaque, unsigned drive, uint64_t offset,
+                                 void *buf, size_t len, AtalabIoDone *done,
+                                 void *done_opaque)
+{
+    AtalabIdeState *s = opaque;
+    AtalabIdeBlkReq *req = atalab_blk_req_new(buf, len, done, done_opaque);
+
+    blk_aio_preadv(s->blk[drive], offset, &req->qiov, 0,
+                   atalab_blk_complete, req);
+}
+
+static void atalab_host_blk_write(void *opaque, unsigned drive,
+                                  uint64_t offset, const void *buf, size_t len,
+                                  bool fua, AtalabIoDone *done,
+                                  void *done_opaque)
+{
+    AtalabIdeState *s = opaque;
+    AtalabIdeBlkReq *req = atalab_blk_req_new((void *)buf, len, done,
+                                              done_opaque);
+
+    blk_aio_pwritev(s->blk[drive], offset, &req->qiov,
+                    fua ? BDRV_REQ_FUA : 0, atalab_blk_complete, req);
+}
+
+static void atalab_host_blk_flush(void *opaque, unsigned drive,
+                                  AtalabIoDone *done, void *done_opaque)
+{
+    AtalabIdeState *s = opaque;
+    AtalabIdeBlkReq *req = atalab_blk_req_new(NULL, 0, done, done_opaque);
+
+    blk_aio_flush(s->blk[drive], atalab_blk_complete, req);
+}
+
+static int64_t atalab_host_clock_ns(void *opaque)
+{
+    return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+}
+
+static AtalabTimer *atalab_host_timer_new(void *opaque, AtalabTimerFn *fn,
+                                          void *fn_opaque)
+{
+    return (AtalabTimer *)timer_new_ns(QEMU_CLOCK_VIRTUAL, fn, fn_opaque);
+}
+
+static void atalab_host_timer_mod(void *opaque, AtalabTimer *t,
+                                  int64_t expire_ns)
+{
+    timer_mod((QEMUTimer *)t, expire_ns);
+}
+
+static void atalab_host_timer_del(void *opaque, AtalabTimer *t)
+{
+    timer_del((QEMUTimer *)t);
+}
+
+static void atalab_host_timer_free(void *opaque, AtalabTimer *t)
+{
+    timer_free((QEMUTimer *)t);
+}
+
+static void atalab_host_trace(void *opaque, const char *record)
+{
+    AtalabIdeState *s = opaque;
+
+    fputs(record, s->trace);
+    fputc('\n', s->trace);
+}
+
+/* ---- guest-visible register spaces ------------------------------------- */
+
+static uint64_t atalab_cmd_read(void *opaque, hwaddr addr, unsigned size)
+{
+    AtalabIdeChannel *ch = opaque;
+    uint64_t val = 0;
+    unsigned i;
+
+    if (addr == 0) {
+        return atalab_ctrl_cmd_read(ch->s->ctrl, ch->index, 0, size);
+    }
+    /* Only the data register is wider than a byte: split the rest. */
+    for (i = 0; i < size && addr + i < 8; i++) {
+        val |= (uint64_t)atalab_ctrl_cmd_read(ch->s->ctrl, ch->index,
+                                              addr + i, 1) << (8 * i);
+    }
+    return val;
+}
+
+static void atalab_cmd_write(void *opaque, hwaddr addr, uint64_t val,
+                             unsigned size)
+{
+    AtalabIdeChannel *ch = opaque;
+    unsigned i;
+
+    if (addr == 0) {
+        atalab_ctrl_cmd_write(ch->s->ctrl, ch->index, 0, val, size);
+        return;
+    }
+    for (i = 0; i < size && addr + i < 8; i++) {
+        atalab_ctrl_cmd_write(ch->s->ctrl, ch->index, addr + i,
+                              (val >> (8 * i)) & 0xff, 1);
+    }
+}
+
+static const MemoryRegionOps atalab_cmd_ops = {
+    .read = atalab_cmd_read,
+    .write = atalab_cmd_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 1, .max_access_size = 4 },
+    .impl = { .min_access_size = 1, .max_access_size = 4 },
+};
+
+static uint64_t atalab_ctl_read(void *opaque, hwaddr addr, unsigned size)
+{
+    AtalabIdeChannel *ch = opaque;
+
+    return atalab_ctrl_ctl_read(ch->s->ctrl, ch->index);
+}
+
+static void atalab_ctl_write(void *opaque, hwaddr addr, uint64_t val,
+                             unsigned size)
+{
+    AtalabIdeChannel *ch = opaque;
+
+    atalab_ctrl_ctl_write(ch->s->ctrl, ch->index, val & 0xff);
+}
+
+static const MemoryRegionOps atalab_ctl_ops = {
+    .read = atalab_ctl_read,
+    .write = atalab_ctl_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 1, .max_access_size = 1 },
+};
+
+static uint64_t atalab_bm_read(void *opaque, hwaddr addr, unsigned size)
+{
+    AtalabIdeState *s = opaque;
+
+    return atalab_ctrl_bm_read(s->ctrl, addr, size);
+}
+
+static void atalab_bm_write(void *opaque, hwaddr addr, uint64_t val,
+                            unsigned size)
+{
+    AtalabIdeState *s = opaque;
+
+    atalab_ctrl_bm_write(s->ctrl, addr, val, size);
+}
+
+static const MemoryRegionOps atalab_bm_ops = {
+    .read = atalab_bm_read,
+    .write = atalab_bm_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 1, .max_access_size = 4 },
+    .impl = { .min_access_size = 1, .max_access_size = 4 },
+};
+
+/*
+ * The legacy blocks are decoded when I/O space is enabled in PCICMD and the
+ * channel's IDETIM.IDE bit is set (PIIX4 datasheet 290562, IDETIM bit 15).
+ */
+static void atalab_update_decode(AtalabIdeState *s)
+{
+    PCIDevice *d = PCI_DEVICE(s);
+    bool io = pci_get_word(d->config + PCI_COMMAND) & PCI_COMMAND_IO;
+    unsigned i;
+
+    for (i = 0; i < ATALAB_CHANNELS; i++) {
+        bool on = io && atalab_ctrl_decode_enabled(s->ctrl, i);
+
+        memory_region_set_enabled(&s->chan[i].cmd_io, on);
+        memory_region_set_enabled(&s->chan[i].ctl_io, on);
+    }
+}
+
+static uint32_t atalab_config_read(PCIDevice *d, uint32_t addr, int len)
+{
+    AtalabIdeState *s = ATALAB_IDE(d);
+
+    if (addr >= ATALAB_CFG_DEVSPEC) {
+        return atalab_ctrl_config_read(s->ctrl, addr, len);
+    }
+    return pci_default_read_config(d, addr, len);
+}
+
+static void atalab_config_write(PCIDevice *d, uint32_t addr, uint32_t val,
+                                int len)
+{
+    AtalabIdeState *s = ATALAB_IDE(d);
+
+    if (addr >= ATALAB_CFG_DEVSPEC) {
+        atalab_ctrl_config_write(s->ctrl, addr, val, len);
+    } else {
+        pci_default_write_config(d, addr, val, len);
+    }
+    atalab_update_decode(s);
+}
+
+/* ---- device lifecycle --------------------------------------------------- */
+
+static void atalab_trace_flush(Notifier *n, void *data)
+{
+    AtalabIdeState *s = container_of(n, AtalabIdeState, exit_notifier);
+
+    if (s->trace) {
+        fflush(s->trace);
+    }
+}
+
+static bool atalab_attach_drives(AtalabIdeState *s,
+                                 AtalabDriveConfig cfg[ATALAB_DRIVES],
+                                 Error **errp)
+{
+    unsigned i;
+
+    for (i = 0; i < ATALAB_DRIVES; i++) {
+        BlockBackend *blk = s->blk[i];
+        uint64_t perm = BLK_PERM_CONSISTENT_READ;
+        int64_t len;
+
+        cfg[i] = (AtalabDriveConfig) {
+            .model = s->drive_model[i],
+            .serial = s->drive_serial[i],
+            .fwrev = s->drive_fwrev[i],
+        };
+        if (!blk) {
+            continue;
+        }
+        if (!blk_is_inserted(blk)) {
+            error_setg(errp, "drive%u: no medium", i);
+            return false;
+        }
+        if (blk_supports_write_perm(blk)) {
+            perm |= BLK_PERM_WRITE;
+        }
+        if (blk_set_perm(blk, perm, BLK_PERM_CONSISTENT_READ |
+                         BLK_PERM_WRITE_UNCHANGED, errp) < 0) {
+            return false;
+        }
+        len = blk_getlength(blk);
+        if (len < 0) {
+            error_setg_errno(errp, -len, "drive%u: cannot get size", i);
+            return false;
+        }
+        if (len < 512) {
+            error_setg(errp, "drive%u: image smaller than one sector", i);
+            return false;
+        }
+        cfg[i].present = true;
+        cfg[i].sectors = len / 512;
+    }
+    return true;
+}
+
+static void atalab_ide_realize(PCIDevice *d, Error **errp)
+{
+    AtalabIdeState *s = ATALAB_IDE(d);
+    const AtalabPersonality *p = atalab_personality_find(s->model);
+    AtalabDriveConfig cfg[ATALAB_DRIVES];
+    unsigned i;
+
+    if (!p) {
+        error_setg(errp, "unknown model '%s' (known: %s)", s->model,
+                   atalab_personality_names());
+        return;
+    }
+    if (!atalab_attach_drives(s, cfg, errp)) {
+        return;
+    }
+
+    pci_config_set_vendor_id(d->config, p->vendor_id);
+    pci_config_set_device_id(d->config, p->device_id);
+    pci_config_set_revision(d->config, p->revision);
+    pci_config_set_class(d->config, p->class_code);
+    pci_config_set_prog_interface(d->config, p->prog_if);
+    /* Legacy mode: IRQ 14/15, no INTx pin. */
+    pci_config_set_interrupt_pin(d->config, 0);
+
+    if (s->trace_path) {
+        s->trace = fopen(s->trace_path, "w");
+        if (!s->trace) {
+            error_setg_errno(errp, errno, "cannot open trace file '%s'",
+                             s->trace_path);
+            return;
+        }
+        s->exit_notifier.notify = atalab_trace_flush;
+        qemu_add_exit_notifier(&s->exit_notifier);
+    }
+
+    s->host = (AtalabHost) {
+        .opaque = s,
+        .set_irq = atalab_host_set_irq,
+        .dma_read = atalab_host_dma_read,
+        .dma_write = atalab_host_dma_write,
+        .blk_read = atalab_host_blk_read,
+        .blk_write = atalab_host_blk_write,
+        .blk_flush = atalab_host_blk_flush,
+        .clock_ns = atalab_host_clock_ns,
+        .timer_new = atalab_host_timer_new,
+        .timer_mod = atalab_host_timer_mod,
+        .timer_del = atalab_host_timer_del,
+        .timer_free = atalab_host_timer_free,
+        .trace = s->trace ? atalab_host_trace : NULL,
+    };
+    s->ctrl = atalab_ctrl_new(p, &s->host, cfg);
+
+    for (i = 0; i < ATALAB_CHANNELS; i++) {
+        AtalabIdeChannel *ch = &s->chan[i];
+
+        ch->s = s;
+        ch->index = i;
+        ch->irq = isa_get_irq(NULL, atalab_legacy[i].irq);
+        memory_region_init_io(&ch->cmd_io, OBJECT(s), &atalab_cmd_ops, ch,
+                              i ? "atalab-ide-cmd1" : "atalab-ide-cmd0", 8);
+        memory_region_init_io(&ch->ctl_io, OBJECT(s), &atalab_ctl_ops, ch,
+                              i ? "atalab-ide-ctl1" : "atalab-ide-ctl0", 1);
+        memory_region_add_subregion(pci_address_space_io(d),
+                                    atalab_legacy[i].cmd_base, &ch->cmd_io);
+        memory_region_add_subregion(pci_address_space_io(d),
+                                    atalab_legacy[i].ctl_base, &ch->ctl_io);
+    }
+    memory_region_init_io(&s->bm_io, OBJECT(s), &atalab_bm_ops, s,
+                          "atalab-ide-bmdma", 16);
+    pci_register_bar(d, 4, PCI_BASE_ADDRESS_SPACE_IO, &s->bm_io);
+    atalab_update_decode(s);
+}
+
+static void atalab_ide_exit(PCIDevice *d)
+{
+    AtalabIdeState *s = ATALAB_IDE(d);
+    unsigned i;
+
+    for (i = 0; i < ATALAB_DRIVES; i++) {
+        if (s->blk[i]) {
+            blk_drain(s->blk[i]);
+        }
+    }
+    for (i = 0; i < ATALAB_CHANNELS; i++) {
+        memory_region_del_subregion(pci_address_space_io(d),
+                                    &s->chan[i].cmd_io);
+        memory_region_del_subregion(pci_address_space_io(d),
+                                    &s->chan[i].ctl_io);
+    }
+    atalab_ctrl_free(s->ctrl);
+    s->ctrl = NULL;
+    if (s->trace) {
+        notifier_remove(&s->exit_notifier);
+        fclose(s->trace);
+        s->trace = NULL;
+    }
+}
+
+static void atalab_ide_reset(DeviceState *dev)
+{
+    AtalabIdeState *s = ATALAB_IDE(dev);
+
+    atalab_ctrl_reset(s->ctrl);
+    /* What the BIOS leaves behind: IDE decode enabled on both channels. */
+    atalab_ctrl_firmware_init(s->ctrl);
+    atalab_update_decode(s);
+}
+
+/* The model keeps its state outside QEMU's vmstate: no migration. */
+static const VMStateDescription vmstate_atalab_ide = {
+    .name = TYPE_ATALAB_IDE,
+    .unmigratable = 1,
+};
+
+#define ATALAB_DRIVE_PROPS(n) \
+    DEFINE_PROP_DRIVE("drive" #n, AtalabIdeState, blk[n]), \
+    DEFINE_PROP_STRING("model" #n, AtalabIdeState, drive_model[n]), \
+    DEFINE_PROP_STRING("serial" #n, AtalabIdeState, drive_serial[n]), \
+    DEFINE_PROP_STRING("fwrev" #n, AtalabIdeState, drive_fwrev[n])
+
+static Property atalab_ide_properties[] = {
+    DEFINE_PROP_STRING("model", AtalabIdeState, model),
+    DEFINE_PROP_STRING("trace", AtalabIdeState, trace_path),
+    ATALAB_DRIVE_PROPS(0),
+    ATALAB_DRIVE_PROPS(1),
+    ATALAB_DRIVE_PROPS(2),
+    ATALAB_DRIVE_PROPS(3),
+    DEFINE_PROP_END_OF_LIST(),
+};
+
+static void atalab_ide_instance_init(Object *obj)
+{
+    AtalabIdeState *s = ATALAB_IDE(obj);
+
+    s->model = g_strdup("piix4");
+}
+
+static void atalab_ide_class_init(ObjectClass *klass, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+    PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
+
+    k->realize = atalab_ide_realize;
+    k->exit = atalab_ide_exit;
+    k->config_read = atalab_config_read;
+    k->config_write = atalab_config_write;
+    /* Identity comes from the personality at realize time. */
+    k->vendor_id = PCI_VENDOR_ID_INTEL;
+    k->device_id = PCI_DEVICE_ID_INTEL_82371AB;
+    k->class_id = PCI_CLASS_STORAGE_IDE;
+    dc->reset = atalab_ide_reset;
+    dc->vmsd = &vmstate_atalab_ide;
+    dc->desc = "atalab PIIX/ICH IDE controller model";
+    set_bit(DEVICE_CATEGORY_STORAGE, dc->categories);
+    device_class_set_props(dc, atalab_ide_properties);
+}
+
+static const TypeInfo atalab_ide_info = {
+    .name = TYPE_ATALAB_IDE,
+    .parent = TYPE_PCI_DEVICE,
+    .instance_size = sizeof(AtalabIdeState),
+    .instance_init = atalab_ide_instance_init,
+    .class_init = atalab_ide_class_init,
+    .interfaces = (InterfaceInfo[]) {
+        { INTERFACE_CONVENTIONAL_PCI_DEVICE },
+        { },
+    },
+};
+
+static void atalab_ide_register_types(void)
+{
+    type_register_static(&atalab_ide_info);
+}
+
+type_init(atalab_ide_register_types)

@@ -1,0 +1,84 @@
+# shellcheck shell=bash
+# Guest-side artefacts: the driver modules and the initramfs.
+
+driver_build_dir() { echo "$ATALAB_CACHE/driver/build"; }
+initramfs_path() { echo "$ATALAB_CACHE/initramfs/initramfs.cpio.gz"; }
+ata_pattern_binary() { echo "$ATALAB_CACHE/guest-tools/ata-pattern"; }
+
+# Static, so it runs in the guest's busybox userland and on the host alike.
+build_guest_tools() {
+	local src=$ATALAB_ROOT/tools/ata-pattern/ata-pattern.c out
+	out=$(ata_pattern_binary)
+	if [ -x "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$(hash_inputs "$src")" ]; then
+		return 0
+	fi
+	mkdir -p "$(dirname "$out")"
+	run_logged "$ATALAB_CACHE/logs/guest-tools.log" \
+		gcc -O2 -Wall -Wextra -Werror -static -o "$out" "$src"
+	hash_inputs "$src" >"$out.stamp"
+}
+
+# driver/ is built out of the checkout: Kbuild writes next to its sources,
+# so build a synchronized copy.
+build_driver() {
+	local build key stamp
+	build=$(driver_build_dir)
+	stamp=$build/.atalab-stamp
+	key=$(printf '%s\n' "$(cat "$(kernel_build_dir)/.atalab-stamp")" \
+		"$(hash_inputs "$ATALAB_ROOT/driver")" | sha256sum | cut -c1-16)
+	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ]; then
+		return 0
+	fi
+	msg "building driver/"
+	mkdir -p "$build"
+	rsync -rc --delete --exclude '.atalab-stamp' --exclude '*.o' --exclude '*.ko' \
+		--exclude '*.mod*' --exclude '.*.cmd' --exclude Module.symvers \
+		--exclude modules.order "$ATALAB_ROOT/driver/" "$build/"
+	run_logged "$ATALAB_CACHE/logs/driver.log" \
+		make -C "$(kernel_build_dir)" M="$build" -j"$(atalab_jobs)" modules
+	echo "$key" >"$stamp"
+}
+
+# Everything that goes into the initramfs, for the cache key.
+initramfs_inputs() {
+	echo "$ATALAB_ROOT/tools/guest" "$ATALAB_ROOT/tests/guest/guest" \
+		"$(kernel_build_dir)/.atalab-stamp" "$(driver_build_dir)/.atalab-stamp" \
+		/bin/busybox "$(ata_pattern_binary)"
+}
+
+build_initramfs() {
+	local out key stamp stage rel
+	out=$(initramfs_path)
+	stamp=$out.stamp
+	# shellcheck disable=SC2046
+	key=$(hash_inputs $(initramfs_inputs))
+	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ] && [ -f "$out" ]; then
+		return 0
+	fi
+	msg "building the initramfs"
+	stage=$ATALAB_CACHE/initramfs/stage
+	rel=$(kernel_release)
+	rm -rf "$stage"
+	mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,root,etc,atalab/tests}
+	cp /bin/busybox "$stage/bin/busybox"
+	local applet
+	for applet in $(/bin/busybox --list-full); do
+		[ -e "$stage/$applet" ] || ln -s /bin/busybox "$stage/$applet"
+	done
+	cp "$ATALAB_ROOT"/tools/guest/* "$(ata_pattern_binary)" "$stage/atalab/"
+	mv "$stage/atalab/init" "$stage/init"
+	if [ -d "$ATALAB_ROOT/tests/guest/guest" ]; then
+		cp "$ATALAB_ROOT"/tests/guest/guest/* "$stage/atalab/tests/"
+	fi
+	chmod 755 "$stage/init" "$stage"/atalab/* 2>/dev/null || true
+	mkdir -p "$stage/lib/modules"
+	cp -a "$(kernel_modules_dir)/lib/modules/$rel" "$stage/lib/modules/"
+	rm -f "$stage/lib/modules/$rel/build" "$stage/lib/modules/$rel/source"
+	mkdir -p "$stage/lib/modules/$rel/extra"
+	find "$(driver_build_dir)" -name '*.ko' -exec cp {} "$stage/lib/modules/$rel/extra/" \;
+	depmod -b "$stage" "$rel"
+	(cd "$stage" && find . -print0 | LC_ALL=C sort -z |
+		cpio --null -o -H newc --owner=0:0 --quiet | gzip -1 >"$out.tmp")
+	mv "$out.tmp" "$out"
+	echo "$key" >"$stamp"
+}
