@@ -1,0 +1,143 @@
+/*
+ * atalab emulator core: IDENTIFY DEVICE data.
+ *
+ * Word layout: ATA/ATAPI-7 volume 1 (T13 1532D), IDENTIFY DEVICE command,
+ * table "IDENTIFY DEVICE information".  Words not set here are 0.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <string.h>
+
+#include "ata-device.h"
+
+/* Largest CHS geometry of word 1/3/6: 16383 cylinders, 16 heads, 63 spt. */
+#define CHS_MAX_CYLS    16383
+#define CHS_HEADS       16
+#define CHS_SPT         63
+#define LBA28_MAX       0x0FFFFFFFull
+
+void atalab_ata_default_geometry(uint64_t sectors, uint16_t *cyls,
+                                 uint16_t *heads, uint16_t *spt)
+{
+    uint64_t c = sectors / (CHS_HEADS * CHS_SPT);
+
+    *heads = CHS_HEADS;
+    *spt = CHS_SPT;
+    *cyls = MAX(1, MIN(c, CHS_MAX_CYLS));
+}
+
+/*
+ * ATA string: two characters per word, the first in bits 15:8, padded
+ * with spaces.
+ */
+static void put_string(uint16_t *words, const char *s, unsigned nwords)
+{
+    size_t len = strlen(s);
+    unsigned i;
+
+    for (i = 0; i < nwords * 2; i++) {
+        uint8_t ch = i < len ? (uint8_t)s[i] : ' ';
+
+        if (i % 2 == 0) {
+            words[i / 2] = (uint16_t)ch << 8;
+        } else {
+            words[i / 2] |= ch;
+        }
+    }
+}
+
+/* Bit mask of modes 0..max, e.g. 2 -> 0x07. */
+static uint16_t modes_upto(int max)
+{
+    return max < 0 ? 0 : (1u << (max + 1)) - 1;
+}
+
+static uint16_t selected_mode(int mode)
+{
+    return mode < 0 ? 0 : 1u << (mode + 8);
+}
+
+/* Word 93: hardware reset result (ATA-7 vol. 1, IDENTIFY word 93). */
+static uint16_t reset_result(AtalabDrive *d)
+{
+    AtalabChannel *ch = d->chan;
+    uint16_t w = 0x4000;                    /* bit 14 shall be one */
+
+    if (ch->cable80) {
+        w |= 0x2000;                        /* CBLID- above V_iH */
+    }
+    if (d->unit == 0) {
+        /* bit 0 one, bits 2:1 01b jumper, bit 3 diagnostics passed */
+        w |= 0x000B;
+        if (ch->drive[1]->present) {
+            w |= 0x0030;                    /* PDIAG- and DASP- seen */
+        } else {
+            w |= 0x0040;                    /* responds for device 1 */
+        }
+    } else {
+        /* bit 8 one, bits 10:9 01b jumper, bit 11 PDIAG- asserted */
+        w |= 0x0B00;
+    }
+    return w;
+}
+
+void atalab_ata_identify(AtalabDrive *d, uint16_t words[256])
+{
+    uint64_t lba28 = MIN(d->sectors, LBA28_MAX);
+    uint32_t cur_cap = (uint32_t)d->cur_cyls * d->cur_heads * d->cur_spt;
+    unsigned i;
+    uint8_t sum = 0;
+
+    memset(words, 0, 256 * sizeof(words[0]));
+    words[0] = 0x0040;                      /* ATA device, fixed */
+    words[1] = d->cyls;
+    words[3] = d->heads;
+    words[6] = d->spt;
+    put_string(&words[10], d->serial, 10);
+    put_string(&words[23], d->fwrev, 4);
+    put_string(&words[27], d->model, 20);
+    words[47] = 0x8000 | ATA_MAX_MULT;      /* max sectors per DRQ block */
+    /* 11: IORDY supported, 9: LBA supported, 8: DMA supported */
+    words[49] = (1 << 11) | (1 << 9) | (1 << 8);
+    words[50] = 0x4000;
+    words[51] = 0x0200;                     /* obsolete PIO timing mode 2 */
+    /* 0: words 54-58 valid, 1: words 64-70 valid, 2: word 88 valid */
+    words[53] = 0x0007;
+    words[54] = d->cur_cyls;
+    words[55] = d->cur_heads;
+    words[56] = d->cur_spt;
+    words[57] = cur_cap;
+    words[58] = cur_cap >> 16;
+    words[59] = d->mult ? 0x0100 | d->mult : 0;
+    words[60] = lba28;
+    words[61] = lba28 >> 16;
+    words[63] = modes_upto(2) | selected_mode(d->mwdma_mode);
+    words[64] = 0x0003;                     /* PIO modes 3 and 4 */
+    words[65] = 120;                        /* min MWDMA cycle, ns */
+    words[66] = 120;                        /* recommended MWDMA cycle */
+    words[67] = 120;                        /* min PIO cycle, no IORDY */
+    words[68] = 120;                        /* min PIO cycle with IORDY */
+    /* 80: major versions ATA/ATAPI-4 to ATA/ATAPI-7 */
+    words[80] = 0x00F0;
+    /* 82: write cache; 83: 14 one, 13 FLUSH EXT, 12 FLUSH, 10 LBA48 */
+    words[82] = 1 << 5;
+    words[83] = 0x4000 | (1 << 13) | (1 << 12) | (1 << 10);
+    words[84] = 0x4000;
+    /* 85-87: the same features as enabled now */
+    words[85] = d->wcache ? 1 << 5 : 0;
+    words[86] = (1 << 13) | (1 << 12) | (1 << 10);
+    words[87] = 0x4000;
+    words[88] = modes_upto(5) | selected_mode(d->udma_mode);
+    words[93] = reset_result(d);
+    for (i = 0; i < 4; i++) {
+        words[100 + i] = d->sectors >> (16 * i);
+    }
+    /* 255: signature A5h, then a checksum making all 512 bytes sum to 0 */
+    words[255] = 0x00A5;
+    for (i = 0; i < 255; i++) {
+        sum += words[i] & 0xFF;
+        sum += words[i] >> 8;
+    }
+    sum += 0xA5;
+    words[255] |= (uint16_t)(uint8_t)(-sum) << 8;
+}

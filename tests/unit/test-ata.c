@@ -1,0 +1,933 @@
+/*
+ * atalab unit tests: ATA registers, protocols and the command set.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <string.h>
+
+#include "rig.h"
+
+#define ERR_UNC  0x40
+#define ERR_IDNF 0x10
+#define ERR_ABRT 0x04
+
+static void assert_abort(Rig *r, unsigned ch)
+{
+    g_assert_true(r->fh.irq[ch]);
+    g_assert_cmphex(rig_in(r, ch, R_ERROR), ==, ERR_ABRT);
+    g_assert_cmphex(rig_status(r, ch), ==, ST_DRDY | ST_ERR);
+    g_assert_false(r->fh.irq[ch]);
+}
+
+static void assert_disk_pattern(Rig *r, unsigned drive, const uint8_t *buf,
+                                uint64_t lba, size_t len)
+{
+    size_t i;
+
+    for (i = 0; i < len; i++) {
+        if (buf[i] != fake_pattern(drive, lba * 512 + i)) {
+            g_error("byte %zu: %02x != %02x", i, buf[i],
+                    fake_pattern(drive, lba * 512 + i));
+        }
+    }
+}
+
+static uint8_t identify_checksum(const uint16_t *w)
+{
+    uint8_t sum = 0;
+    unsigned i;
+
+    for (i = 0; i < 256; i++) {
+        sum += (w[i] & 0xFF) + (w[i] >> 8);
+    }
+    return sum;
+}
+
+static void test_identify_words(void)
+{
+    Rig *r = rig_new(0x1);
+    uint16_t w[256];
+    char model[41];
+    unsigned i;
+
+    rig_identify(r, 0, w);
+    g_assert_cmphex(w[0], ==, 0x0040);
+    g_assert_cmpuint(w[1], ==, RIG_SECTORS / (16 * 63));
+    g_assert_cmpuint(w[3], ==, 16);
+    g_assert_cmpuint(w[6], ==, 63);
+    for (i = 0; i < 20; i++) {
+        model[2 * i] = w[27 + i] >> 8;
+        model[2 * i + 1] = w[27 + i] & 0xFF;
+    }
+    model[40] = 0;
+    g_assert_cmpstr(g_strchomp(model), ==, "ATALAB HARDDISK");
+    g_assert_cmphex(w[10], ==, ('A' << 8) | 'T');  /* serial ATALAB0000 */
+    g_assert_cmphex(w[14], ==, ('0' << 8) | '0');
+    g_assert_cmphex(w[15], ==, (' ' << 8) | ' ');
+    g_assert_cmphex(w[19], ==, (' ' << 8) | ' ');
+    g_assert_cmphex(w[47], ==, 0x8010);
+    g_assert_cmphex(w[49] & 0x0B00, ==, 0x0B00);
+    g_assert_cmphex(w[53] & 0x7, ==, 0x7);
+    g_assert_cmpuint(w[54], ==, w[1]);
+    g_assert_cmpuint(w[55], ==, 16);
+    g_assert_cmpuint(w[56], ==, 63);
+    g_assert_cmpuint(w[57] | (uint32_t)w[58] << 16, ==, w[1] * 16 * 63);
+    g_assert_cmphex(w[59], ==, 0);
+    g_assert_cmpuint(w[60] | (uint32_t)w[61] << 16, ==, RIG_SECTORS);
+    g_assert_cmphex(w[63], ==, 0x0007);
+    g_assert_cmphex(w[64], ==, 0x0003);
+    g_assert_cmpuint(w[65], ==, 120);
+    g_assert_cmpuint(w[68], ==, 120);
+    g_assert_true(w[80] & (1 << 7));           /* ATA/ATAPI-7 */
+    g_assert_true(w[82] & (1 << 5));           /* write cache */
+    g_assert_cmphex(w[83] & 0xF400, ==, 0x7400);
+    g_assert_cmphex(w[84] & 0xC000, ==, 0x4000);
+    g_assert_true(w[85] & (1 << 5));           /* enabled at power-on */
+    g_assert_cmphex(w[86] & 0x3400, ==, 0x3400);
+    g_assert_cmphex(w[87] & 0xC000, ==, 0x4000);
+    g_assert_cmphex(w[88], ==, 0x003F);
+    /* word 93: device 0, no device 1, 40-conductor cable */
+    g_assert_cmphex(w[93], ==, 0x404B);
+    g_assert_cmpuint(w[100] | (uint32_t)w[101] << 16, ==, RIG_SECTORS);
+    g_assert_cmpuint(w[102] | w[103], ==, 0);
+    g_assert_cmphex(w[255] & 0xFF, ==, 0xA5);
+    g_assert_cmphex(identify_checksum(w), ==, 0);
+    rig_free(r);
+}
+
+static void test_identify_pair_cable(void)
+{
+    Rig *r = rig_new(0x3);
+    uint16_t w[256];
+
+    atalab_ctrl_set_cable80(r->c, 0, true);
+    rig_identify(r, 0, w);
+    g_assert_cmphex(w[93], ==, 0x603B);
+    g_assert_cmphex(identify_checksum(w), ==, 0);
+    rig_identify(r, 1, w);
+    g_assert_cmphex(w[93], ==, 0x6B00);
+    rig_free(r);
+}
+
+static void test_identify_big(void)
+{
+    FakeHost fh;
+    AtalabDriveConfig d[4] = {
+        { .present = true, .sectors = 0x123456789ull, .model = "BIG",
+          .serial = "S1", .fwrev = "F1" },
+    };
+    AtalabCtrl *c;
+    uint16_t w[256];
+    unsigned i;
+
+    /* No image: IDENTIFY does not touch the medium. */
+    fake_host_init(&fh, false);
+    c = atalab_ctrl_new(atalab_personality_find("piix4"), &fh.host, d);
+    atalab_ctrl_cmd_write(c, 0, R_DEVICE, 0xA0, 1);
+    atalab_ctrl_cmd_write(c, 0, R_COMMAND, 0xEC, 1);
+    g_assert_true(fh.irq[0]);
+    g_assert_cmphex(atalab_ctrl_cmd_read(c, 0, R_STATUS, 1), ==, 0x48);
+    for (i = 0; i < 256; i += 2) {
+        uint32_t v = atalab_ctrl_cmd_read(c, 0, R_DATA, 4);
+
+        w[i] = v;
+        w[i + 1] = v >> 16;
+    }
+    g_assert_cmphex(atalab_ctrl_cmd_read(c, 0, R_STATUS, 1), ==, 0x40);
+    g_assert_cmphex(w[1], ==, 16383);
+    g_assert_cmphex(w[60], ==, 0xFFFF);
+    g_assert_cmphex(w[61], ==, 0x0FFF);
+    g_assert_cmphex(w[100], ==, 0x6789);
+    g_assert_cmphex(w[101], ==, 0x2345);
+    g_assert_cmphex(w[102], ==, 0x0001);
+    g_assert_cmphex(w[103], ==, 0);
+    g_assert_cmphex(w[27], ==, ('B' << 8) | 'I');
+    g_assert_cmphex(w[28], ==, ('G' << 8) | ' ');
+    g_assert_cmphex(w[23], ==, ('F' << 8) | '1');
+    g_assert_cmphex(w[10], ==, ('S' << 8) | '1');
+    g_assert_cmphex(identify_checksum(w), ==, 0);
+    atalab_ctrl_free(c);
+    fake_host_cleanup(&fh);
+}
+
+static void test_set_features(void)
+{
+    Rig *r = rig_new(0x1);
+    uint16_t w[256];
+
+    /* UDMA 5 */
+    g_assert_cmphex(rig_nodata(r, 0, 0xEF, 0x03, 0x45), ==, ST_DRDY);
+    rig_identify(r, 0, w);
+    g_assert_cmphex(w[88], ==, 0x203F);
+    g_assert_cmphex(w[63], ==, 0x0007);
+    /* MWDMA 2 replaces it */
+    g_assert_cmphex(rig_nodata(r, 0, 0xEF, 0x03, 0x22), ==, ST_DRDY);
+    rig_identify(r, 0, w);
+    g_assert_cmphex(w[88], ==, 0x003F);
+    g_assert_cmphex(w[63], ==, 0x0407);
+    /* PIO 4, PIO default */
+    g_assert_cmphex(rig_nodata(r, 0, 0xEF, 0x03, 0x0C), ==, ST_DRDY);
+    g_assert_cmphex(rig_nodata(r, 0, 0xEF, 0x03, 0x00), ==, ST_DRDY);
+    /* Modes the drive lacks */
+    rig_nodata(r, 0, 0xEF, 0x03, 0x46);
+    g_assert_cmphex(rig_in(r, 0, R_ERROR), ==, ERR_ABRT);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_DRDY | ST_ERR);
+    rig_nodata(r, 0, 0xEF, 0x03, 0x23);
+    g_assert_cmphex(rig_in(r, 0, R_ERROR), ==, ERR_ABRT);
+    rig_nodata(r, 0, 0xEF, 0x03, 0x0D);
+    g_assert_cmphex(rig_in(r, 0, R_ERROR), ==, ERR_ABRT);
+    rig_nodata(r, 0, 0xEF, 0x03, 0x80);
+    g_assert_cmphex(rig_in(r, 0, R_ERROR), ==, ERR_ABRT);
+    /* Unsupported subcommand */
+    rig_nodata(r, 0, 0xEF, 0x55, 0);
+    g_assert_cmphex(rig_in(r, 0, R_ERROR), ==, ERR_ABRT);
+    /* Write cache off and on: word 85 follows */
+    g_assert_cmphex(rig_nodata(r, 0, 0xEF, 0x82, 0), ==, ST_DRDY);
+    rig_identify(r, 0, w);
+    g_assert_false(w[85] & (1 << 5));
+    g_assert_true(w[82] & (1 << 5));
+    g_assert_cmphex(rig_nodata(r, 0, 0xEF, 0x02, 0), ==, ST_DRDY);
+    rig_identify(r, 0, w);
+    g_assert_true(w[85] & (1 << 5));
+    /* Error register cleared by the next successful command */
+    g_assert_cmphex(rig_in(r, 0, R_ERROR), ==, 0);
+    rig_free(r);
+}
+
+static void test_set_multiple(void)
+{
+    Rig *r = rig_new(0x1);
+    uint16_t w[256];
+    static const uint8_t bad[] = { 0, 3, 6, 32, 17, 255 };
+    static const uint8_t good[] = { 1, 2, 4, 8, 16 };
+    unsigned i;
+
+    for (i = 0; i < G_N_ELEMENTS(bad); i++) {
+        rig_nodata(r, 0, 0xC6, 0, bad[i]);
+        g_assert_cmphex(rig_in(r, 0, R_ERROR), ==, ERR_ABRT);
+    }
+    for (i = 0; i < G_N_ELEMENTS(good); i++) {
+        g_assert_cmphex(rig_nodata(r, 0, 0xC6, 0, good[i]), ==, ST_DRDY);
+        rig_identify(r, 0, w);
+        g_assert_cmphex(w[59], ==, 0x100 | good[i]);
+    }
+    rig_free(r);
+}
+
+/* PIO data-in: one interrupt per DRQ block, BSY while the backend works. */
+static void pio_read(Rig *r, unsigned drive, uint8_t cmd, bool lba48,
+                     uint64_t lba, unsigned count, unsigned block,
+                     bool wide32)
+{
+    unsigned ch = drive / 2;
+    unsigned n = count ? count : (lba48 ? 65536 : 256);
+    uint8_t *buf = g_malloc(512 * block);
+    unsigned done = 0, raises = r->fh.irq_raises[ch];
+
+    if (lba48) {
+        rig_lba48(r, drive, lba, count);
+    } else {
+        rig_lba28(r, drive, lba, count);
+    }
+    rig_command(r, drive, cmd);
+    while (done < n) {
+        unsigned b = MIN(block, n - done);
+
+        g_assert_cmphex(rig_altstatus(r, ch) & ST_BSY, ==, ST_BSY);
+        g_assert_false(r->fh.irq[ch]);
+        g_assert_cmpuint(fake_host_pending(&r->fh), ==, 1);
+        g_assert_cmpuint(fake_host_peek(&r->fh)->len, ==, b * 512);
+        fake_host_complete_all(&r->fh);
+        g_assert_true(r->fh.irq[ch]);
+        g_assert_cmphex(rig_status(r, ch), ==, ST_DRDY | ST_DRQ);
+        rig_read_data(r, ch, buf, b * 512, wide32);
+        assert_disk_pattern(r, drive, buf, lba + done, b * 512);
+        done += b;
+    }
+    g_assert_cmphex(rig_status(r, ch), ==, ST_DRDY);
+    g_assert_false(r->fh.irq[ch]);
+    g_assert_cmpuint(r->fh.irq_raises[ch] - raises, ==,
+                     (n + block - 1) / block);
+    g_free(buf);
+}
+
+static void test_read_sectors(void)
+{
+    Rig *r = rig_new(0x5);
+
+    pio_read(r, 0, 0x20, false, 100, 3, 1, false);
+    pio_read(r, 0, 0x20, false, 0, 1, 1, true);
+    pio_read(r, 2, 0x24, true, 0x1234, 2, 1, false);
+    pio_read(r, 0, 0x24, true, RIG_SECTORS - 300, 0x105, 1, true);
+    g_assert_true(fake_host_trace_has(&r->fh,
+                  "ata0 cmd d0 0x20 READ_SECTORS lba=100 count=3"));
+    rig_free(r);
+}
+
+static void test_read_multiple(void)
+{
+    Rig *r = rig_new(0x1);
+
+    rig_lba28(r, 0, 10, 4);
+    rig_command(r, 0, 0xC4);
+    assert_abort(r, 0);
+    g_assert_cmpuint(fake_host_pending(&r->fh), ==, 0);
+    rig_lba48(r, 0, 10, 4);
+    rig_command(r, 0, 0x29);
+    assert_abort(r, 0);
+
+    g_assert_cmphex(rig_nodata(r, 0, 0xC6, 0, 4), ==, ST_DRDY);
+    pio_read(r, 0, 0xC4, false, 10, 10, 4, false);
+    pio_read(r, 0, 0x29, true, 50, 9, 4, true);
+    rig_free(r);
+}
+
+/* PIO data-out: first block without interrupt, then one per block. */
+static void pio_write(Rig *r, unsigned drive, uint8_t cmd, bool lba48,
+                      uint64_t lba, unsigned count, unsigned block)
+{
+    unsigned ch = drive / 2;
+    unsigned n = count ? count : (lba48 ? 65536 : 256);
+    uint8_t *buf = g_malloc(512 * block);
+    unsigned done = 0, i, raises = r->fh.irq_raises[ch];
+
+    if (lba48) {
+        rig_lba48(r, drive, lba, count);
+    } else {
+        rig_lba28(r, drive, lba, count);
+    }
+    rig_command(r, drive, cmd);
+    g_assert_false(r->fh.irq[ch]);
+    while (done < n) {
+        unsigned b = MIN(block, n - done);
+
+        g_assert_cmphex(rig_altstatus(r, ch), ==, ST_DRDY | ST_DRQ);
+        for (i = 0; i < b * 512; i++) {
+            buf[i] = i ^ (lba + done) ^ 0x5A;
+        }
+        rig_write_data(r, ch, buf, b * 512, done % 2);
+        g_assert_cmphex(rig_altstatus(r, ch) & ST_BSY, ==, ST_BSY);
+        g_assert_cmpuint(fake_host_pending(&r->fh), ==, 1);
+        fake_host_complete_all(&r->fh);
+        g_assert_true(r->fh.irq[ch]);
+        g_assert_cmpmem(r->fh.disk[drive] + (lba + done) * 512, b * 512,
+                        buf, b * 512);
+        done += b;
+        rig_status(r, ch);
+    }
+    g_assert_cmphex(rig_altstatus(r, ch), ==, ST_DRDY);
+    g_assert_cmpuint(r->fh.irq_raises[ch] - raises, ==,
+                     (n + block - 1) / block);
+    g_free(buf);
+}
+
+static void test_write_sectors(void)
+{
+    Rig *r = rig_new(0x1);
+
+    pio_write(r, 0, 0x30, false, 7, 3, 1);
+    pio_write(r, 0, 0x34, true, 0x1001, 2, 1);
+    g_assert_cmpuint(r->fh.fua_writes, ==, 0);
+    rig_free(r);
+}
+
+static void test_write_multiple(void)
+{
+    Rig *r = rig_new(0x1);
+
+    rig_lba28(r, 0, 10, 4);
+    rig_command(r, 0, 0xC5);
+    assert_abort(r, 0);
+    rig_lba48(r, 0, 10, 4);
+    rig_command(r, 0, 0x39);
+    assert_abort(r, 0);
+    g_assert_cmphex(rig_nodata(r, 0, 0xC6, 0, 8), ==, ST_DRDY);
+    pio_write(r, 0, 0xC5, false, 20, 19, 8);
+    pio_write(r, 0, 0x39, true, 200, 16, 8);
+    rig_free(r);
+}
+
+static void assert_idnf(Rig *r, unsigned ch)
+{
+    g_assert_true(r->fh.irq[ch]);
+    g_assert_cmphex(rig_in(r, ch, R_ERROR), ==, ERR_IDNF);
+    g_assert_cmphex(rig_status(r, ch), ==, ST_DRDY | ST_ERR);
+    g_assert_cmpuint(fake_host_pending(&r->fh), ==, 0);
+}
+
+static void test_idnf(void)
+{
+    Rig *r = rig_new(0x1);
+    static const uint8_t cmds28[] = { 0x20, 0x30, 0xC8, 0xCA, 0x40 };
+    static const uint8_t cmds48[] = { 0x24, 0x34, 0x25, 0x35, 0x42 };
+    unsigned i;
+
+    for (i = 0; i < G_N_ELEMENTS(cmds28); i++) {
+        rig_lba28(r, 0, RIG_SECTORS, 1);
+        rig_command(r, 0, cmds28[i]);
+        assert_idnf(r, 0);
+        rig_lba28(r, 0, RIG_SECTORS - 2, 3);
+        rig_command(r, 0, cmds28[i]);
+        assert_idnf(r, 0);
+        rig_lba48(r, 0, 1ull << 40, 1);
+        rig_command(r, 0, cmds48[i]);
+        assert_idnf(r, 0);
+    }
+    g_assert_true(fake_host_trace_has(&r->fh, "ata0 error d0 IDNF"));
+    rig_free(r);
+}
+
+static void test_count_zero(void)
+{
+    const uint64_t sectors = 65536 + 16;
+    Rig *r = rig_new_full("piix4", 0x1, sectors, false);
+
+    /* LBA28: 0 = 256 sectors */
+    rig_lba28(r, 0, sectors - 255, 0);
+    rig_command(r, 0, 0x40);
+    assert_idnf(r, 0);
+    rig_lba28(r, 0, sectors - 256, 0);
+    rig_command(r, 0, 0x40);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_DRDY);
+    /* LBA48: 0 = 65536 sectors */
+    rig_lba48(r, 0, sectors - 65535, 0);
+    rig_command(r, 0, 0x42);
+    assert_idnf(r, 0);
+    rig_lba48(r, 0, sectors - 65536, 0);
+    rig_command(r, 0, 0x42);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_DRDY);
+    /* Transferred length: PIO read of 256 sectors */
+    pio_read(r, 0, 0x20, false, 3, 0, 1, true);
+    g_assert_cmpuint(r->fh.reads, ==, 256);
+    /* With 16-sector blocks, 65536 sectors = 4096 blocks */
+    g_assert_cmphex(rig_nodata(r, 0, 0xC6, 0, 16), ==, ST_DRDY);
+    r->fh.reads = 0;
+    pio_read(r, 0, 0x29, true, 5, 0, 16, true);
+    g_assert_cmpuint(r->fh.reads, ==, 4096);
+    rig_free(r);
+}
+
+static void test_chs(void)
+{
+    Rig *r = rig_new(0x1);
+    uint8_t buf[512];
+    uint16_t w[256];
+    unsigned cyl = 3, head = 5, sect = 7;
+    uint64_t lba = (cyl * 16 + head) * 63 + sect - 1;
+
+    /* Default translation 16 heads, 63 sectors */
+    rig_out(r, 0, R_DEVICE, 0xA0 | head);
+    rig_out(r, 0, R_COUNT, 1);
+    rig_out(r, 0, R_LBAL, sect);
+    rig_out(r, 0, R_LBAM, cyl);
+    rig_out(r, 0, R_LBAH, 0);
+    rig_command(r, 0, 0x20);
+    fake_host_complete_all(&r->fh);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_DRDY | ST_DRQ);
+    rig_read_data(r, 0, buf, 512, false);
+    assert_disk_pattern(r, 0, buf, lba, 512);
+
+    /* Sector 0 does not exist */
+    rig_out(r, 0, R_LBAL, 0);
+    rig_out(r, 0, R_COUNT, 1);
+    rig_command(r, 0, 0x20);
+    assert_idnf(r, 0);
+
+    /* INITIALIZE DEVICE PARAMETERS: 4 heads, 17 sectors per track */
+    rig_out(r, 0, R_DEVICE, 0xA0 | 3);
+    rig_out(r, 0, R_COUNT, 17);
+    rig_command(r, 0, 0x91);
+    g_assert_true(r->fh.irq[0]);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_DRDY);
+    rig_identify(r, 0, w);
+    g_assert_cmpuint(w[55], ==, 4);
+    g_assert_cmpuint(w[56], ==, 17);
+    g_assert_cmpuint(w[54], ==, RIG_SECTORS / (4 * 17));
+    g_assert_cmpuint(w[3], ==, 16);     /* default geometry unchanged */
+    lba = (cyl * 4 + 2) * 17 + sect - 1;
+    rig_out(r, 0, R_DEVICE, 0xA0 | 2);
+    rig_out(r, 0, R_COUNT, 1);
+    rig_out(r, 0, R_LBAL, sect);
+    rig_out(r, 0, R_LBAM, cyl);
+    rig_out(r, 0, R_LBAH, 0);
+    rig_command(r, 0, 0x20);
+    fake_host_complete_all(&r->fh);
+    rig_read_data(r, 0, buf, 512, false);
+    assert_disk_pattern(r, 0, buf, lba, 512);
+    /* Head 4 is beyond the new translation, sector 18 too */
+    rig_out(r, 0, R_DEVICE, 0xA0 | 4);
+    rig_out(r, 0, R_COUNT, 1);
+    rig_command(r, 0, 0x20);
+    assert_idnf(r, 0);
+    rig_out(r, 0, R_DEVICE, 0xA0);
+    rig_out(r, 0, R_LBAL, 18);
+    rig_out(r, 0, R_COUNT, 1);
+    rig_command(r, 0, 0x20);
+    assert_idnf(r, 0);
+    /* 0 sectors per track is invalid */
+    rig_out(r, 0, R_COUNT, 0);
+    rig_command(r, 0, 0x91);
+    assert_abort(r, 0);
+    rig_free(r);
+}
+
+static void test_unknown_opcodes(void)
+{
+    Rig *r = rig_new(0x1);
+    static const uint8_t ops[] = { 0x00, 0xA0, 0xA1, 0xB0, 0xF8, 0xFF, 0x41 };
+    unsigned i;
+
+    for (i = 0; i < G_N_ELEMENTS(ops); i++) {
+        rig_select(r, 0);
+        rig_command(r, 0, ops[i]);
+        assert_abort(r, 0);
+    }
+    rig_free(r);
+}
+
+static void test_flush(void)
+{
+    Rig *r = rig_new(0x1);
+    static const uint8_t cmds[] = { 0xE7, 0xEA };
+    unsigned i;
+
+    for (i = 0; i < G_N_ELEMENTS(cmds); i++) {
+        g_string_truncate(r->fh.log, 0);
+        rig_select(r, 0);
+        rig_command(r, 0, cmds[i]);
+        g_assert_cmphex(rig_altstatus(r, 0) & ST_BSY, ==, ST_BSY);
+        g_assert_false(r->fh.irq[0]);
+        g_assert_cmpuint(fake_host_pending(&r->fh), ==, 1);
+        g_assert_cmpint(fake_host_peek(&r->fh)->kind, ==, FAKE_FLUSH);
+        fake_host_complete_all(&r->fh);
+        g_assert_cmpstr(r->fh.log->str, ==, "flush0 irq0=1 ");
+        g_assert_cmphex(rig_status(r, 0), ==, ST_DRDY);
+    }
+    /* A failing flush */
+    r->fh.fail_ret = -5;
+    rig_command(r, 0, 0xE7);
+    fake_host_complete_all(&r->fh);
+    assert_abort(r, 0);
+    g_assert_cmpuint(r->fh.flushes, ==, 3);
+    rig_free(r);
+}
+
+static void test_write_cache_fua(void)
+{
+    Rig *r = rig_new(0x1);
+
+    g_assert_cmphex(rig_nodata(r, 0, 0xEF, 0x82, 0), ==, ST_DRDY);
+    pio_write(r, 0, 0x30, false, 1, 2, 1);
+    g_assert_cmpuint(r->fh.writes, ==, 2);
+    g_assert_cmpuint(r->fh.fua_writes, ==, 2);
+    g_assert_cmphex(rig_nodata(r, 0, 0xEF, 0x02, 0), ==, ST_DRDY);
+    pio_write(r, 0, 0x30, false, 1, 1, 1);
+    g_assert_cmpuint(r->fh.fua_writes, ==, 2);
+    /* Hardware reset: write cache back on */
+    g_assert_cmphex(rig_nodata(r, 0, 0xEF, 0x82, 0), ==, ST_DRDY);
+    atalab_ctrl_reset(r->c);
+    pio_write(r, 0, 0x30, false, 1, 1, 1);
+    g_assert_cmpuint(r->fh.fua_writes, ==, 2);
+    rig_free(r);
+}
+
+static void test_block_errors(void)
+{
+    Rig *r = rig_new(0x1);
+    uint8_t buf[512] = { 0 };
+
+    r->fh.fail_ret = -5;
+    rig_lba28(r, 0, 33, 2);
+    rig_command(r, 0, 0x20);
+    fake_host_complete_all(&r->fh);
+    g_assert_true(r->fh.irq[0]);
+    g_assert_cmphex(rig_in(r, 0, R_ERROR), ==, ERR_UNC);
+    g_assert_cmphex(rig_in(r, 0, R_LBAL), ==, 33);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_DRDY | ST_ERR);
+
+    rig_lba28(r, 0, 40, 1);
+    rig_command(r, 0, 0x30);
+    r->fh.fail_ret = -28;
+    rig_write_data(r, 0, buf, 512, false);
+    fake_host_complete_all(&r->fh);
+    assert_abort(r, 0);
+    rig_free(r);
+}
+
+static void test_diagnostic(void)
+{
+    Rig *r = rig_new(0x3);
+
+    rig_lba28(r, 1, 0x123456, 9);
+    rig_command(r, 1, 0x90);
+    g_assert_true(r->fh.irq[0]);
+    g_assert_cmphex(rig_in(r, 0, R_DEVICE) & 0x10, ==, 0);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_DRDY);
+    g_assert_cmphex(rig_in(r, 0, R_ERROR), ==, 0x01);
+    g_assert_cmphex(rig_in(r, 0, R_COUNT), ==, 1);
+    g_assert_cmphex(rig_in(r, 0, R_LBAL), ==, 1);
+    g_assert_cmphex(rig_in(r, 0, R_LBAM), ==, 0);
+    g_assert_cmphex(rig_in(r, 0, R_LBAH), ==, 0);
+    rig_select(r, 1);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_DRDY);
+    g_assert_cmphex(rig_in(r, 0, R_ERROR), ==, 0x01);
+    rig_free(r);
+}
+
+static void test_power_modes(void)
+{
+    Rig *r = rig_new(0x1);
+
+    rig_nodata(r, 0, 0xE5, 0, 0x12);
+    g_assert_cmphex(rig_in(r, 0, R_COUNT), ==, 0xFF);
+    g_assert_cmphex(rig_nodata(r, 0, 0xE0, 0, 0), ==, ST_DRDY);
+    rig_nodata(r, 0, 0xE5, 0, 0x12);
+    g_assert_cmphex(rig_in(r, 0, R_COUNT), ==, 0x00);
+    g_assert_cmphex(rig_nodata(r, 0, 0xE1, 0, 0), ==, ST_DRDY);
+    rig_nodata(r, 0, 0xE5, 0, 0x12);
+    g_assert_cmphex(rig_in(r, 0, R_COUNT), ==, 0xFF);
+
+    /* SLEEP: commands are ignored until a reset */
+    g_assert_cmphex(rig_nodata(r, 0, 0xE6, 0, 0), ==, ST_DRDY);
+    rig_select(r, 0);
+    rig_command(r, 0, 0xEC);
+    g_assert_false(r->fh.irq[0]);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_DRDY);
+    g_assert_true(fake_host_trace_has(&r->fh, "ignored d0 sleeping"));
+    rig_srst(r, 0);
+    rig_select(r, 0);
+    rig_command(r, 0, 0xEC);
+    g_assert_true(r->fh.irq[0]);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_DRDY | ST_DRQ);
+    rig_free(r);
+}
+
+static void assert_signature(Rig *r, unsigned ch)
+{
+    g_assert_cmphex(rig_in(r, ch, R_COUNT), ==, 1);
+    g_assert_cmphex(rig_in(r, ch, R_LBAL), ==, 1);
+    g_assert_cmphex(rig_in(r, ch, R_LBAM), ==, 0);
+    g_assert_cmphex(rig_in(r, ch, R_LBAH), ==, 0);
+    g_assert_cmphex(rig_in(r, ch, R_ERROR), ==, 0x01);
+}
+
+static void test_srst(void)
+{
+    Rig *r = rig_new(0x3);
+
+    /* A pending interrupt and changed registers */
+    rig_lba28(r, 1, 0x55AA, 7);
+    rig_command(r, 1, 0x77);
+    g_assert_true(r->fh.irq[0]);
+    rig_devctl(r, 0, 0x04);
+    g_assert_false(r->fh.irq[0]);
+    g_assert_cmphex(rig_altstatus(r, 0) & ST_BSY, ==, ST_BSY);
+    rig_devctl(r, 0, 0x00);
+    g_assert_false(r->fh.irq[0]);
+    g_assert_cmphex(rig_in(r, 0, R_DEVICE) & 0x10, ==, 0);
+    g_assert_cmphex(rig_altstatus(r, 0), ==, ST_DRDY);
+    assert_signature(r, 0);
+    rig_select(r, 1);
+    g_assert_cmphex(rig_altstatus(r, 0), ==, ST_DRDY);
+    assert_signature(r, 0);
+    g_assert_false(r->fh.irq[0]);
+    g_assert_true(fake_host_trace_has(&r->fh, "ata0 reset srst=1"));
+    /* Multiple mode survives SRST, not a hardware reset */
+    g_assert_cmphex(rig_nodata(r, 1, 0xC6, 0, 4), ==, ST_DRDY);
+    rig_srst(r, 0);
+    pio_read(r, 1, 0xC4, false, 0, 8, 4, false);
+    atalab_ctrl_reset(r->c);
+    atalab_ctrl_firmware_init(r->c);
+    rig_lba28(r, 1, 0, 8);
+    rig_command(r, 1, 0xC4);
+    assert_abort(r, 0);
+    rig_free(r);
+}
+
+static void test_absent_slave(void)
+{
+    Rig *r = rig_new(0x1);
+    uint16_t w[256];
+
+    rig_select(r, 1);
+    g_assert_cmphex(rig_status(r, 0), ==, 0x00);
+    g_assert_cmphex(rig_altstatus(r, 0), ==, 0x00);
+    /* Device 0 shadows the other registers */
+    rig_out(r, 0, R_COUNT, 0x55);
+    rig_out(r, 0, R_LBAL, 0xAA);
+    g_assert_cmphex(rig_in(r, 0, R_COUNT), ==, 0x55);
+    g_assert_cmphex(rig_in(r, 0, R_LBAL), ==, 0xAA);
+    g_assert_cmphex(rig_in(r, 0, R_DEVICE), ==, 0xF0);
+    /* A command for device 1 is not executed */
+    rig_command(r, 1, 0xEC);
+    g_assert_false(r->fh.irq[0]);
+    g_assert_cmphex(rig_status(r, 0), ==, 0x00);
+    g_assert_cmphex(atalab_ctrl_cmd_read(r->c, 0, R_DATA, 2), ==, 0xFFFF);
+    /* Device 0 still works */
+    rig_identify(r, 0, w);
+    g_assert_cmphex(w[93] & 0x40, ==, 0x40);
+    /* SRST with device 1 absent: device 0 error 01h */
+    rig_srst(r, 0);
+    assert_signature(r, 0);
+    rig_free(r);
+}
+
+static void test_empty_channel(void)
+{
+    Rig *r = rig_new(0x1);
+    unsigned reg;
+
+    for (reg = 1; reg < 8; reg++) {
+        rig_out(r, 1, reg, 0x00);
+        g_assert_cmphex(rig_in(r, 1, reg), ==, 0x7F);
+    }
+    rig_command(r, 2, 0xEC);
+    g_assert_cmphex(rig_altstatus(r, 1), ==, 0x7F);
+    g_assert_cmphex(atalab_ctrl_cmd_read(r->c, 1, R_DATA, 2), ==, 0xFFFF);
+    g_assert_cmphex(atalab_ctrl_cmd_read(r->c, 1, R_DATA, 4), ==,
+                    0xFFFFFFFF);
+    rig_srst(r, 1);
+    g_assert_cmphex(rig_status(r, 1), ==, 0x7F);
+    g_assert_false(r->fh.irq[1]);
+    g_assert_cmpuint(r->fh.irq_raises[1], ==, 0);
+    rig_free(r);
+}
+
+static void test_nien(void)
+{
+    Rig *r = rig_new(0x1);
+
+    rig_devctl(r, 0, 0x02);
+    rig_nodata(r, 0, 0xE1, 0, 0);
+    rig_select(r, 0);
+    rig_command(r, 0, 0xE1);
+    g_assert_false(r->fh.irq[0]);
+    g_assert_cmpuint(r->fh.irq_raises[0], ==, 0);
+    /* The pending interrupt is kept and shows once nIEN clears. */
+    rig_devctl(r, 0, 0x00);
+    g_assert_true(r->fh.irq[0]);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_DRDY);
+    g_assert_false(r->fh.irq[0]);
+    /* Setting nIEN drops a raised line without losing the interrupt */
+    rig_command(r, 0, 0xE1);
+    g_assert_true(r->fh.irq[0]);
+    rig_devctl(r, 0, 0x02);
+    g_assert_false(r->fh.irq[0]);
+    rig_devctl(r, 0, 0x00);
+    g_assert_true(r->fh.irq[0]);
+    rig_free(r);
+}
+
+static void test_altstatus_and_ack(void)
+{
+    Rig *r = rig_new(0x1);
+    unsigned i;
+
+    rig_select(r, 0);
+    rig_command(r, 0, 0xE1);
+    g_assert_true(r->fh.irq[0]);
+    for (i = 0; i < 3; i++) {
+        g_assert_cmphex(rig_altstatus(r, 0), ==, ST_DRDY);
+        g_assert_true(r->fh.irq[0]);
+    }
+    g_assert_cmphex(rig_status(r, 0), ==, ST_DRDY);
+    g_assert_false(r->fh.irq[0]);
+    g_assert_true(fake_host_trace_has(&r->fh, "irq0 1"));
+    g_assert_true(fake_host_trace_has(&r->fh, "irq0 0"));
+    g_assert_true(fake_host_trace_has(&r->fh, "ctl0 r 0x0 1 0x40"));
+
+    /* One record per access, events aside */
+    fake_host_trace_clear(&r->fh);
+    rig_command(r, 0, 0xE1);
+    rig_altstatus(r, 0);
+    rig_status(r, 0);
+    atalab_ctrl_cmd_read(r->c, 0, R_DATA, 4);
+    g_assert_cmpuint(fake_host_trace_count(&r->fh, " ata0 w "), ==, 1);
+    g_assert_cmpuint(fake_host_trace_count(&r->fh, " ata0 r "), ==, 2);
+    g_assert_cmpuint(fake_host_trace_count(&r->fh, " ctl0 r "), ==, 1);
+    g_assert_true(fake_host_trace_has(&r->fh, "ata0 r 0x0 4 0xffffffff"));
+    rig_free(r);
+}
+
+static void test_absent_slave_keeps_master_irq(void)
+{
+    Rig *r = rig_new(0x1);
+
+    rig_select(r, 0);
+    rig_command(r, 0, 0xE1);
+    g_assert_true(r->fh.irq[0]);
+    /* Selecting the absent device 1 releases INTRQ ... */
+    rig_select(r, 1);
+    g_assert_false(r->fh.irq[0]);
+    g_assert_cmphex(rig_status(r, 0), ==, 0x00);
+    /* ... and reading its status does not acknowledge device 0 */
+    rig_select(r, 0);
+    g_assert_true(r->fh.irq[0]);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_DRDY);
+    g_assert_false(r->fh.irq[0]);
+    rig_free(r);
+}
+
+static void test_hob(void)
+{
+    Rig *r = rig_new(0x1);
+
+    rig_lba48(r, 0, 0x665544332211ull, 0xABCD);
+    g_assert_cmphex(rig_in(r, 0, R_LBAL), ==, 0x11);
+    g_assert_cmphex(rig_in(r, 0, R_COUNT), ==, 0xCD);
+    rig_devctl(r, 0, 0x80);
+    g_assert_cmphex(rig_in(r, 0, R_COUNT), ==, 0xAB);
+    g_assert_cmphex(rig_in(r, 0, R_LBAL), ==, 0x44);
+    g_assert_cmphex(rig_in(r, 0, R_LBAM), ==, 0x55);
+    g_assert_cmphex(rig_in(r, 0, R_LBAH), ==, 0x66);
+    /* A command block write clears HOB */
+    rig_out(r, 0, R_FEATURE, 0);
+    g_assert_cmphex(rig_in(r, 0, R_LBAL), ==, 0x11);
+    g_assert_cmphex(rig_in(r, 0, R_COUNT), ==, 0xCD);
+    rig_free(r);
+}
+
+static void test_busy_writes_ignored(void)
+{
+    Rig *r = rig_new(0x1);
+    uint8_t buf[512];
+
+    rig_lba28(r, 0, 8, 1);
+    rig_command(r, 0, 0x20);
+    g_assert_cmphex(rig_altstatus(r, 0) & ST_BSY, ==, ST_BSY);
+    rig_out(r, 0, R_LBAL, 0x99);
+    rig_out(r, 0, R_DEVICE, 0xF0);
+    rig_command(r, 0, 0xEC);
+    g_assert_true(fake_host_trace_has(&r->fh, "ignored d0 busy reg=3"));
+    g_assert_true(fake_host_trace_has(&r->fh, "ignored d0 busy reg=7"));
+    fake_host_complete_all(&r->fh);
+    g_assert_cmphex(rig_in(r, 0, R_LBAL), ==, 8);
+    g_assert_cmphex(rig_in(r, 0, R_DEVICE) & 0x10, ==, 0);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_DRDY | ST_DRQ);
+    /* A command while DRQ is ignored too */
+    rig_command(r, 0, 0xE1);
+    g_assert_true(fake_host_trace_has(&r->fh, "ignored d0 drq cmd=0xe1"));
+    g_assert_cmphex(rig_status(r, 0), ==, ST_DRDY | ST_DRQ);
+    rig_read_data(r, 0, buf, 512, false);
+    assert_disk_pattern(r, 0, buf, 8, 512);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_DRDY);
+    rig_free(r);
+}
+
+static void test_data_port_without_drq(void)
+{
+    Rig *r = rig_new(0x1);
+
+    rig_select(r, 0);
+    g_assert_cmphex(atalab_ctrl_cmd_read(r->c, 0, R_DATA, 2), ==, 0xFFFF);
+    g_assert_cmphex(atalab_ctrl_cmd_read(r->c, 0, R_DATA, 4), ==,
+                    0xFFFFFFFF);
+    atalab_ctrl_cmd_write(r->c, 0, R_DATA, 0x1234, 2);
+    g_assert_cmphex(rig_altstatus(r, 0), ==, ST_DRDY);
+    g_assert_cmpuint(fake_host_pending(&r->fh), ==, 0);
+    g_assert_true(fake_host_trace_has(&r->fh, "violation d0 data-read"));
+    g_assert_true(fake_host_trace_has(&r->fh, "violation d0 data-write"));
+    /* While BSY (read in flight) as well */
+    rig_lba28(r, 0, 1, 1);
+    rig_command(r, 0, 0x20);
+    g_assert_cmphex(atalab_ctrl_cmd_read(r->c, 0, R_DATA, 2), ==, 0xFFFF);
+    fake_host_complete_all(&r->fh);
+    g_assert_cmphex(atalab_ctrl_cmd_read(r->c, 0, R_DATA, 2), ==,
+                    fake_pattern(0, 512) | fake_pattern(0, 513) << 8);
+    /* Writing during data-in does nothing */
+    atalab_ctrl_cmd_write(r->c, 0, R_DATA, 0, 2);
+    g_assert_cmphex(r->fh.disk[0][512], ==, fake_pattern(0, 512));
+    rig_free(r);
+}
+
+static void test_reset_inflight(void)
+{
+    Rig *r = rig_new(0x1);
+    uint8_t buf[512];
+
+    /* SRST while a PIO read is in flight */
+    rig_lba28(r, 0, 3, 1);
+    rig_command(r, 0, 0x20);
+    g_assert_cmpuint(fake_host_pending(&r->fh), ==, 1);
+    rig_srst(r, 0);
+    /* A new command before the stale completion arrives */
+    rig_lba28(r, 0, 9, 1);
+    rig_command(r, 0, 0x20);
+    g_assert_cmpuint(fake_host_pending(&r->fh), ==, 2);
+    g_assert_true(fake_host_complete_one(&r->fh));     /* stale */
+    g_assert_false(r->fh.irq[0]);
+    g_assert_cmphex(rig_altstatus(r, 0) & ST_BSY, ==, ST_BSY);
+    g_assert_true(fake_host_trace_has(&r->fh, "ata0 stale d0 read lba=3"));
+    fake_host_complete_all(&r->fh);
+    g_assert_true(r->fh.irq[0]);
+    rig_read_data(r, 0, buf, 512, false);
+    assert_disk_pattern(r, 0, buf, 9, 512);
+
+    /* Hardware reset while a PIO write is in flight */
+    rig_lba28(r, 0, 4, 1);
+    rig_command(r, 0, 0x30);
+    rig_write_data(r, 0, buf, 512, false);
+    atalab_ctrl_reset(r->c);
+    atalab_ctrl_firmware_init(r->c);
+    fake_host_complete_all(&r->fh);
+    g_assert_false(r->fh.irq[0]);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_DRDY);
+    assert_signature(r, 0);
+
+    /* Flush in flight */
+    rig_select(r, 0);
+    rig_command(r, 0, 0xE7);
+    rig_srst(r, 0);
+    fake_host_complete_all(&r->fh);
+    g_assert_false(r->fh.irq[0]);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_DRDY);
+    rig_free(r);
+}
+
+static void test_no_trace(void)
+{
+    Rig *r = rig_new_full("piix4", 0x1, 0, false);
+    uint16_t w[256];
+
+    g_assert_null(r->fh.host.trace);
+    rig_identify(r, 0, w);
+    g_assert_cmpuint(r->fh.trace->len, ==, 0);
+    rig_free(r);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/ata/identify/words", test_identify_words);
+    g_test_add_func("/ata/identify/pair-cable80", test_identify_pair_cable);
+    g_test_add_func("/ata/identify/big", test_identify_big);
+    g_test_add_func("/ata/set-features", test_set_features);
+    g_test_add_func("/ata/set-multiple", test_set_multiple);
+    g_test_add_func("/ata/read-sectors", test_read_sectors);
+    g_test_add_func("/ata/read-multiple", test_read_multiple);
+    g_test_add_func("/ata/write-sectors", test_write_sectors);
+    g_test_add_func("/ata/write-multiple", test_write_multiple);
+    g_test_add_func("/ata/idnf", test_idnf);
+    g_test_add_func("/ata/count-zero", test_count_zero);
+    g_test_add_func("/ata/chs", test_chs);
+    g_test_add_func("/ata/unknown-opcodes", test_unknown_opcodes);
+    g_test_add_func("/ata/flush", test_flush);
+    g_test_add_func("/ata/write-cache-fua", test_write_cache_fua);
+    g_test_add_func("/ata/block-errors", test_block_errors);
+    g_test_add_func("/ata/diagnostic", test_diagnostic);
+    g_test_add_func("/ata/power-modes", test_power_modes);
+    g_test_add_func("/ata/srst", test_srst);
+    g_test_add_func("/ata/absent-slave", test_absent_slave);
+    g_test_add_func("/ata/empty-channel", test_empty_channel);
+    g_test_add_func("/ata/nien", test_nien);
+    g_test_add_func("/ata/altstatus-and-ack", test_altstatus_and_ack);
+    g_test_add_func("/ata/absent-slave-keeps-master-irq",
+                    test_absent_slave_keeps_master_irq);
+    g_test_add_func("/ata/hob", test_hob);
+    g_test_add_func("/ata/busy-writes-ignored", test_busy_writes_ignored);
+    g_test_add_func("/ata/data-port-without-drq",
+                    test_data_port_without_drq);
+    g_test_add_func("/ata/reset-inflight", test_reset_inflight);
+    g_test_add_func("/ata/no-trace", test_no_trace);
+    return g_test_run();
+}
