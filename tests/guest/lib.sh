@@ -5,6 +5,8 @@ set -euo pipefail
 
 : "${ATALAB_ROOT:?run through meson (tools/atalab test)}"
 ATALAB=$ATALAB_ROOT/tools/atalab
+# Host-side helpers built by tools/atalab (ata-pattern).
+ATALAB_CACHE_BIN=${ATALAB_CACHE:-$HOME/.cache/atalab}/guest-tools
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/atalab-test.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
