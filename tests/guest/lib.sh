@@ -7,6 +7,7 @@ set -euo pipefail
 ATALAB=$ATALAB_ROOT/tools/atalab
 # Host-side helpers built by tools/atalab (ata-pattern).
 ATALAB_CACHE_BIN=${ATALAB_CACHE:-$HOME/.cache/atalab}/guest-tools
+QEMU_IMG=${ATALAB_CACHE:-$HOME/.cache/atalab}/qemu/build/qemu-img
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/atalab-test.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
