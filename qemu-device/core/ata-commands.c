@@ -83,6 +83,16 @@ const char *atalab_ata_cmd_name(uint8_t cmd)
 
 void atalab_ata_cmd_ok(AtalabDrive *d)
 {
+    if (d->phase == ATA_PHASE_DMA && d->icrc) {
+        /*
+         * strict: the Ultra DMA burst ran with a timing the drive was not
+         * set for; the CRC at the end of the burst does not match (ATA-7
+         * vol. 2, Ultra DMA CRC; vol. 1 Error register ICRC).
+         */
+        d->icrc = false;
+        atalab_ata_cmd_error(d, ATA_ERR_ICRC | ATA_ERR_ABRT, "ICRC");
+        return;
+    }
     d->status = ATA_STAT_DRDY;
     d->phase = ATA_PHASE_IDLE;
     atalab_trace(d->ctrl, "ata%u done d%u 0x%02x status=0x%02x",
@@ -254,6 +264,12 @@ static void start_rw(AtalabDrive *d, bool lba48, bool write, bool dma,
     if (dma) {
         /* DMA protocol: DRQ while the bus master moves the data. */
         d->phase = ATA_PHASE_DMA;
+        /*
+         * Check the controller's setting for this transfer; in strict
+         * mode a mis-timed Ultra DMA transfer ends with ICRC.
+         */
+        d->icrc = atalab_ctrl_check_xfer(d, ATALAB_XFER_DMA) &&
+                  d->ctrl->strict && d->udma_mode >= 0;
         d->status = ATA_STAT_DRDY | ATA_STAT_DRQ;
         atalab_bm_kick(d->chan);
     } else if (write) {
@@ -329,8 +345,8 @@ static bool set_xfer_mode(AtalabDrive *d, uint8_t mode)
         d->mwdma_mode = n;
         d->udma_mode = -1;
         return true;
-    case 0x40:                  /* Ultra DMA mode n */
-        if (n > 5) {
+    case 0x40:                  /* Ultra DMA mode n (SATA: up to 6) */
+        if (n > (d->sata ? 6u : 5u)) {
             return false;
         }
         d->udma_mode = n;

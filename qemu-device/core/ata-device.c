@@ -125,6 +125,7 @@ void atalab_ata_raise(AtalabDrive *d)
 void atalab_ata_abort(AtalabDrive *d)
 {
     d->gen++;
+    d->icrc = false;
     d->io_inflight = false;
     d->phase = ATA_PHASE_IDLE;
     d->remaining = 0;
@@ -278,6 +279,10 @@ static uint32_t data_read(AtalabDrive *d, unsigned size)
         protocol_violation(d, "data-read-no-drq");
         return all_ones(size);
     }
+    if (d->data_pos == 0) {
+        /* First access of a DRQ block: a PIO transfer starts. */
+        atalab_ctrl_check_xfer(d, ATALAB_XFER_PIO);
+    }
     for (i = 0; i < size; i++) {
         uint8_t b = 0xFF;
 
@@ -299,6 +304,9 @@ static void data_write(AtalabDrive *d, uint32_t val, unsigned size)
     if (!data_port_open(d, ATA_PHASE_PIO_OUT)) {
         protocol_violation(d, "data-write-no-drq");
         return;
+    }
+    if (d->data_pos == 0) {
+        atalab_ctrl_check_xfer(d, ATALAB_XFER_PIO);
     }
     for (i = 0; i < size && d->data_pos < d->data_end; i++) {
         d->buf[d->data_pos++] = val >> (i * 8);

@@ -127,8 +127,20 @@ void atalab_ata_identify(AtalabDrive *d, uint16_t words[256])
     words[85] = d->wcache ? 1 << 5 : 0;
     words[86] = (1 << 13) | (1 << 12) | (1 << 10);
     words[87] = 0x4000;
-    words[88] = modes_upto(5) | selected_mode(d->udma_mode);
-    words[93] = reset_result(d);
+    words[88] = modes_upto(d->sata ? 6 : 5) | selected_mode(d->udma_mode);
+    if (d->sata) {
+        /*
+         * Serial ATA device: word 76 SATA capabilities (bit 1: 1.5 Gb/s),
+         * 78/79 SATA features supported/enabled (none), word 93 zero (no
+         * PATA cable), word 222 transport: serial (15:12 = 1), SATA 1.0a
+         * (bit 1).  Serial ATA 1.0a / ATA8-ACS IDENTIFY DEVICE.
+         */
+        words[76] = 1 << 1;
+        words[93] = 0;
+        words[222] = 0x1000 | (1 << 1);
+    } else {
+        words[93] = reset_result(d);
+    }
     for (i = 0; i < 4; i++) {
         words[100 + i] = d->sectors >> (16 * i);
     }

@@ -15,6 +15,7 @@
 
 #include "atalab-host.h"
 #include "atalab-personality.h"
+#include "atalab-timing.h"
 
 #define ATALAB_CHANNELS 2
 #define ATALAB_DRIVES   4       /* channel * 2 + (0 master, 1 slave) */
@@ -23,7 +24,7 @@ typedef struct AtalabDriveConfig {
     bool present;
     uint64_t sectors;           /* capacity in 512-byte sectors */
     const char *model;          /* IDENTIFY words 27-46; NULL: default */
-    const char *serial;         /* words 10-19; NULL: derived from drive number */
+    const char *serial;         /* words 10-19; NULL: from the drive number */
     const char *fwrev;          /* words 23-26; NULL: default */
 } AtalabDriveConfig;
 
@@ -55,8 +56,10 @@ void atalab_ctrl_config_write(AtalabCtrl *c, uint32_t addr, uint32_t val,
 /* Does the channel decode its legacy command/control block (IDETIM.IDE)? */
 bool atalab_ctrl_decode_enabled(const AtalabCtrl *c, unsigned channel);
 
-/* ATA command block, reg 0..7 (0x1F0-0x1F7 / 0x170-0x177).  Size 2 or 4
- * only for the data register, 1 otherwise. */
+/*
+ * ATA command block, reg 0..7 (0x1F0-0x1F7 / 0x170-0x177).  Size 2 or 4
+ * only for the data register, 1 otherwise.
+ */
 uint32_t atalab_ctrl_cmd_read(AtalabCtrl *c, unsigned channel, unsigned reg,
                               unsigned size);
 void atalab_ctrl_cmd_write(AtalabCtrl *c, unsigned channel, unsigned reg,
@@ -85,12 +88,35 @@ bool atalab_ctrl_config_reg(const AtalabCtrl *c, const char *name,
                             uint32_t *value);
 /*
  * An 80-conductor cable on the channel: IDENTIFY word 93 bit 13 of its
- * drives.  Default false.  Call before the guest runs (e.g. right after
+ * drives, and (ICH PATA) the IDE_CONFIG cable reporting bits that
+ * atalab_ctrl_firmware_init() sets.  Default: the personality's
+ * default_cable80.  Call before the guest runs (e.g. right after
  * atalab_ctrl_new(), from a device property); survives reset.
  */
 void atalab_ctrl_set_cable80(AtalabCtrl *c, unsigned channel, bool cable80);
 /* Current level of a channel's interrupt line. */
 bool atalab_ctrl_irq_level(const AtalabCtrl *c, unsigned channel);
 const AtalabPersonality *atalab_ctrl_personality(const AtalabCtrl *c);
+
+/*
+ * Timing decode and validation (docs/timing.md).
+ */
+
+/* The channel's cable: true for 80 conductors. */
+bool atalab_ctrl_cable80(const AtalabCtrl *c, unsigned channel);
+/* strict: a mis-timed Ultra DMA command ends with ICRC|ABRT; kept on reset */
+void atalab_ctrl_set_strict(AtalabCtrl *c, bool strict);
+/* The controller's current setting for drive 0..3 (false: no such drive). */
+bool atalab_ctrl_timing(const AtalabCtrl *c, unsigned drive,
+                        AtalabDriveTiming *t);
+/* The same as one line of text (docs/timing.md, "Decoded form"). */
+const char *atalab_ctrl_timing_string(const AtalabCtrl *c, unsigned drive);
+/* Transfers of drive checked, rules broken (all / one rule) since creation. */
+unsigned atalab_ctrl_xfer_checks(const AtalabCtrl *c, unsigned drive);
+unsigned atalab_ctrl_violations(const AtalabCtrl *c, unsigned drive);
+unsigned atalab_ctrl_rule_count(const AtalabCtrl *c, unsigned drive,
+                                AtalabRule rule);
+/* Trace one "timing-summary" record per drive (e.g. at exit). */
+void atalab_ctrl_trace_summary(const AtalabCtrl *c);
 
 #endif

@@ -43,7 +43,8 @@ typedef struct AtalabHost {
      * before done() reports success.
      */
     void (*blk_read)(void *opaque, unsigned drive, uint64_t offset,
-                     void *buf, size_t len, AtalabIoDone *done, void *done_opaque);
+                     void *buf, size_t len, AtalabIoDone *done,
+                     void *done_opaque);
     void (*blk_write)(void *opaque, unsigned drive, uint64_t offset,
                       const void *buf, size_t len, bool fua,
                       AtalabIoDone *done, void *done_opaque);

@@ -10,6 +10,7 @@
 #ifndef ATALAB_PERSONALITY_H
 #define ATALAB_PERSONALITY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,13 +30,36 @@ typedef struct AtalabPersonality {
     uint16_t device_id;
     uint8_t revision;
     uint16_t class_code;        /* 0x0101: mass storage, IDE */
-    uint8_t prog_if;            /* 0x80: legacy mode both channels, bus master */
+    uint8_t prog_if;            /* 0x80: both channels legacy, bus master */
     const AtalabConfigReg *regs;
     size_t n_regs;
     int max_pio;                /* highest PIO mode the controller times */
     int max_mwdma;              /* highest multiword DMA mode, -1: none */
     int max_udma;               /* highest Ultra DMA mode, -1: none */
+    /* ATALAB_CAP_* below */
+    unsigned caps;
+    /* Cable of a channel unless the host says otherwise: 80-conductor? */
+    bool default_cable80;
+    /*
+     * SATA personalities: the SATA port behind each drive position
+     * (primary master, primary slave, secondary master, secondary slave),
+     * -1 for a position without a port.  Unused without ATALAB_CAP_SATA.
+     */
+    int8_t sata_port[4];
 } AtalabPersonality;
+
+/*
+ * IDE_CONFIG (0x54) with the ICH per-drive Ultra DMA base clock selects
+ * (PCBx/SCBx 66 MHz, FAST_PCBx/FAST_SCBx 100 MHz) and the cable reporting
+ * bits (PCRx/SCRx).
+ */
+#define ATALAB_CAP_ICH_CLOCKS   0x01
+/*
+ * Serial ATA function in IDE mode: MAP (0x90) and PCS (0x92); drives are
+ * SATA devices; the PATA timing registers are read/write but have no
+ * effect on the SATA ports.
+ */
+#define ATALAB_CAP_SATA         0x02
 
 /* NULL when there is no personality of that name. */
 const AtalabPersonality *atalab_personality_find(const char *name);

@@ -14,9 +14,11 @@
 #include <glib.h>
 
 #include "atalab-ctrl.h"
+#include "atalab-timing.h"
 
 #define ATA_SECTOR_SIZE         512
 #define ATA_MAX_MULT            16      /* IDENTIFY word 47 */
+#define ATA_PIO_MAX             4       /* IDENTIFY word 64: PIO 3 and 4 */
 /* Sectors per backend request of a DMA transfer: 1 MiB. */
 #define ATA_CHUNK_SECTORS       2048
 #define ATA_BUF_SIZE            (ATA_CHUNK_SECTORS * ATA_SECTOR_SIZE)
@@ -29,6 +31,7 @@
 #define ATA_STAT_ERR            0x01
 
 /* Error register (ATA-7 vol. 1, register descriptions: Error) */
+#define ATA_ERR_ICRC            0x80    /* interface CRC (Ultra DMA) */
 #define ATA_ERR_UNC             0x40
 #define ATA_ERR_IDNF            0x10
 #define ATA_ERR_ABRT            0x04
@@ -81,7 +84,9 @@ typedef struct AtalabDrive {
     AtalabChannel *chan;
     unsigned index;             /* 0..3: the host's drive number */
     unsigned unit;              /* 0: device 0 (master), 1: device 1 */
-    bool present;
+    bool present;               /* answers on the bus */
+    bool attached;              /* has a disk (SATA: present once enabled) */
+    bool sata;                  /* behind a SATA port */
     uint64_t sectors;
     char model[41];
     char serial[21];
@@ -123,6 +128,14 @@ typedef struct AtalabDrive {
     /* Data buffer: owned by the drive, lent to the request in flight. */
     uint8_t *buf;
     size_t data_pos, data_end;
+
+    /* Timing decode and validation (ctrl.c, timing.c) */
+    AtalabDriveTiming timing;   /* the controller's setting for the drive */
+    char timing_str[ATALAB_TIMING_STR_LEN];
+    unsigned xfer_checks;       /* transfers checked */
+    unsigned violations;        /* rules broken, all transfers */
+    unsigned rule_count[ATALAB_N_RULES];
+    bool icrc;                  /* strict: end this DMA command with ICRC */
 } AtalabDrive;
 
 /* Bus-master engine of one channel. */
@@ -158,6 +171,13 @@ struct AtalabCtrl {
     uint8_t cfg_reset[256];
     AtalabChannel chan[ATALAB_CHANNELS];
     AtalabDrive drive[ATALAB_DRIVES];
+    bool strict;                /* mis-timed Ultra DMA fails with ICRC */
 };
+
+/*
+ * ctrl.c: check a data transfer of d against the timing rules (counts,
+ * traces); returns how many rules it breaks.
+ */
+unsigned atalab_ctrl_check_xfer(AtalabDrive *d, AtalabXfer xfer);
 
 #endif

@@ -11,6 +11,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "ata-device.h"
@@ -19,6 +20,14 @@
 
 /* IDETIM bit 15: IDE decode enable of the channel. */
 #define IDETIM_IDE      0x8000
+
+/* The timing registers: IDETIM0 .. IDE_CONFIG (0x40-0x57). */
+#define CFG_TIMING_FIRST        0x40
+#define CFG_TIMING_LAST         0x57
+/* ICH5 IDE_CONFIG: bit 4 + drive = PCR0/PCR1/SCR0/SCR1 (80-conductor). */
+#define IDE_CONFIG_CABLE_SHIFT  4
+/* ICH5 SATA PCS (0x92): bit n PnE port enable, bit 4 + n PnP present. */
+#define PCS_PRESENT_SHIFT       4
 
 static const char *const cmd_space[ATALAB_CHANNELS] = { "ata0", "ata1" };
 static const char *const ctl_space[ATALAB_CHANNELS] = { "ctl0", "ctl1" };
@@ -55,14 +64,116 @@ AtalabCtrl *atalab_ctrl_new(const AtalabPersonality *personality,
     }
     for (i = 0; i < ATALAB_CHANNELS; i++) {
         c->chan[i].index = i;
+        c->chan[i].cable80 = personality->default_cable80;
     }
     for (i = 0; i < ATALAB_DRIVES; i++) {
         static const AtalabDriveConfig absent = { .present = false };
 
-        atalab_ata_init(c, i, drives ? &drives[i] : &absent);
+        const AtalabDriveConfig *cfg = drives ? &drives[i] : &absent;
+        bool sata = (personality->caps & ATALAB_CAP_SATA);
+
+        atalab_ata_init(c, i, cfg);
+        c->drive[i].attached = cfg->present;
+        if (sata) {
+            c->drive[i].sata = true;
+            /* A position without a SATA port has no device. */
+            c->drive[i].attached = cfg->present &&
+                                   personality->sata_port[i] >= 0;
+            c->drive[i].present = false;
+        }
     }
     atalab_ctrl_reset(c);
     return c;
+}
+
+static int pcs_offset(const AtalabCtrl *c)
+{
+    const AtalabConfigReg *r = find_reg(c, "PCS");
+
+    return (c->pers->caps & ATALAB_CAP_SATA) && r ? r->offset : -1;
+}
+
+/*
+ * ICH5 SATA: a drive answers on its channel only while its port is enabled
+ * (PCS PnE); PnP reads 1 for an enabled port with a device.  Enabling a
+ * port resets its channel as a COMRESET would.
+ */
+static void sata_update_ports(AtalabCtrl *c)
+{
+    int pcs = pcs_offset(c);
+    uint8_t present_bits = 0;
+    unsigned i;
+
+    if (pcs < 0) {
+        return;
+    }
+    for (i = 0; i < ATALAB_DRIVES; i++) {
+        AtalabDrive *d = &c->drive[i];
+        int port = c->pers->sata_port[i];
+        bool on;
+
+        if (port < 0) {
+            continue;
+        }
+        on = d->attached && (c->cfg[pcs] & (1u << port));
+        if (on) {
+            present_bits |= 1u << (PCS_PRESENT_SHIFT + port);
+        }
+        if (on != d->present) {
+            d->present = on;
+            atalab_trace(c, "ata%u sata-port d%u port=%d %s", d->chan->index,
+                         d->unit, port, on ? "up" : "down");
+            atalab_ata_channel_power_on(d->chan);
+        }
+    }
+    c->cfg[pcs] = (c->cfg[pcs] & 0x0F) | present_bits;
+}
+
+/* Decode every drive's setting; trace the drives whose setting changed. */
+static void timing_update(AtalabCtrl *c)
+{
+    unsigned i;
+
+    for (i = 0; i < ATALAB_DRIVES; i++) {
+        AtalabDrive *d = &c->drive[i];
+        char str[ATALAB_TIMING_STR_LEN];
+
+        atalab_timing_decode(c->pers, c->cfg, i, &d->timing);
+        atalab_timing_format(&d->timing, str, sizeof(str));
+        if (strcmp(str, d->timing_str)) {
+            g_strlcpy(d->timing_str, str, sizeof(d->timing_str));
+            atalab_trace(c, "ata%u timing d%u %s", d->chan->index, d->unit,
+                         str);
+        }
+    }
+}
+
+unsigned atalab_ctrl_check_xfer(AtalabDrive *d, AtalabXfer xfer)
+{
+    AtalabCtrl *c = d->ctrl;
+    AtalabViolation v[ATALAB_N_RULES];
+    AtalabDriveMode m = {
+        .pio_mode = d->pio_mode,
+        .mwdma_mode = d->mwdma_mode,
+        .udma_mode = d->udma_mode,
+        .pio_max = ATA_PIO_MAX,
+        .ata = true,
+        .sata = d->sata,
+    };
+    unsigned n, i;
+
+    n = atalab_timing_check(c->pers, d->index, &d->timing, &m,
+                            d->chan->cable80, xfer, v, G_N_ELEMENTS(v));
+    d->xfer_checks++;
+    d->violations += n;
+    for (i = 0; i < n && i < G_N_ELEMENTS(v); i++) {
+        d->rule_count[v[i].rule]++;
+        atalab_trace(c, "ata%u violation d%u %s reg=%s expected=%s "
+                     "actual=%s xfer=%s", d->chan->index, d->unit,
+                     atalab_rule_name(v[i].rule), v[i].reg, v[i].expected,
+                     v[i].actual, xfer == ATALAB_XFER_PIO ? "pio" : "dma");
+    }
+    return n;
 }
 
 void atalab_ctrl_free(AtalabCtrl *c)
@@ -84,10 +195,17 @@ void atalab_ctrl_reset(AtalabCtrl *c)
 
     atalab_trace(c, "cfg reset");
     memcpy(c->cfg, c->cfg_reset, sizeof(c->cfg));
+    for (i = 0; i < ATALAB_DRIVES; i++) {
+        if (c->drive[i].sata) {
+            c->drive[i].present = false;   /* ports disabled (PCS) */
+        }
+    }
     for (i = 0; i < ATALAB_CHANNELS; i++) {
         atalab_bm_reset(&c->chan[i]);
         atalab_ata_channel_power_on(&c->chan[i]);
     }
+    sata_update_ports(c);
+    timing_update(c);
 }
 
 void atalab_ctrl_firmware_init(AtalabCtrl *c)
@@ -102,7 +220,23 @@ void atalab_ctrl_firmware_init(AtalabCtrl *c)
             c->cfg[r->offset + 1] |= IDETIM_IDE >> 8;
         }
     }
+    /*
+     * ICH PATA: BIOS reports the cable in IDE_CONFIG PCRx/SCRx from each
+     * drive's IDENTIFY word 93 bit 13 (ICH5 IDE_CONFIG; ata_piix reads it
+     * in ich_pata_cable_detect).
+     */
+    if ((c->pers->caps & ATALAB_CAP_ICH_CLOCKS) &&
+        !(c->pers->caps & ATALAB_CAP_SATA)) {
+        const AtalabConfigReg *r = find_reg(c, "IDE_CONFIG");
+
+        for (i = 0; r && i < ATALAB_DRIVES; i++) {
+            if (c->drive[i].attached && c->drive[i].chan->cable80) {
+                c->cfg[r->offset] |= 1u << (IDE_CONFIG_CABLE_SHIFT + i);
+            }
+        }
+    }
     atalab_trace(c, "cfg firmware-init");
+    timing_update(c);
 }
 
 bool atalab_ctrl_decode_enabled(const AtalabCtrl *c, unsigned channel)
@@ -165,6 +299,13 @@ void atalab_ctrl_config_write(AtalabCtrl *c, uint32_t addr, uint32_t val,
         }
         m = c->cfg_wmask[a];
         c->cfg[a] = (c->cfg[a] & ~m) | ((val >> (8 * i)) & m);
+    }
+    if (addr <= CFG_TIMING_LAST && addr + size > CFG_TIMING_FIRST) {
+        timing_update(c);
+    }
+    if (pcs_offset(c) >= 0 && addr <= (unsigned)pcs_offset(c) + 1 &&
+        addr + size > (unsigned)pcs_offset(c)) {
+        sata_update_ports(c);
     }
 }
 
@@ -249,4 +390,61 @@ bool atalab_ctrl_irq_level(const AtalabCtrl *c, unsigned channel)
 const AtalabPersonality *atalab_ctrl_personality(const AtalabCtrl *c)
 {
     return c->pers;
+}
+
+bool atalab_ctrl_cable80(const AtalabCtrl *c, unsigned channel)
+{
+    return channel < ATALAB_CHANNELS && c->chan[channel].cable80;
+}
+
+void atalab_ctrl_set_strict(AtalabCtrl *c, bool strict)
+{
+    c->strict = strict;
+}
+
+bool atalab_ctrl_timing(const AtalabCtrl *c, unsigned drive,
+                        AtalabDriveTiming *t)
+{
+    if (drive >= ATALAB_DRIVES) {
+        return false;
+    }
+    *t = c->drive[drive].timing;
+    return true;
+}
+
+const char *atalab_ctrl_timing_string(const AtalabCtrl *c, unsigned drive)
+{
+    return drive < ATALAB_DRIVES ? c->drive[drive].timing_str : "";
+}
+
+unsigned atalab_ctrl_xfer_checks(const AtalabCtrl *c, unsigned drive)
+{
+    return drive < ATALAB_DRIVES ? c->drive[drive].xfer_checks : 0;
+}
+
+unsigned atalab_ctrl_violations(const AtalabCtrl *c, unsigned drive)
+{
+    return drive < ATALAB_DRIVES ? c->drive[drive].violations : 0;
+}
+
+unsigned atalab_ctrl_rule_count(const AtalabCtrl *c, unsigned drive,
+                                AtalabRule rule)
+{
+    if (drive >= ATALAB_DRIVES || rule >= ATALAB_N_RULES) {
+        return 0;
+    }
+    return c->drive[drive].rule_count[rule];
+}
+
+void atalab_ctrl_trace_summary(const AtalabCtrl *c)
+{
+    unsigned i;
+
+    for (i = 0; i < ATALAB_DRIVES; i++) {
+        const AtalabDrive *d = &c->drive[i];
+
+        atalab_trace(c, "ata%u timing-summary d%u checks=%u violations=%u",
+                     d->chan->index, d->unit, d->xfer_checks,
+                     d->violations);
+    }
 }

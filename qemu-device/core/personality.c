@@ -4,7 +4,12 @@
  * Register layouts, reset values and writable masks come from the Intel
  * datasheets: 82371AB PIIX4 (290562), "PCI Configuration Registers -- IDE
  * Interface (Function 1)", and 82371SB PIIX3 (290550), "PCI Configuration
- * Registers -- IDE Interface".  Reserved bits read 0 and are not writable.
+ * Registers -- IDE Interface"; Intel 82801EB/ER ICH5 (252516), "IDE
+ * Controller Registers (D31:F1)" and "SATA Controller Registers (D31:F2)".
+ * Reserved bits read 0 and are not writable.  Register names are the PIIX4
+ * mnemonics throughout (the ICH5 datasheet calls IDETIM IDE_TIM, UDMACTL
+ * SDMA_CNT and UDMATIM SDMA_TIM); docs/timing.md has the mapping and the
+ * values whose datasheet source is uncertain.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -41,11 +46,44 @@ static const AtalabConfigReg piix3_regs[] = {
 };
 
 /*
- * ICH5 PATA (8086:24DB, IDE_CONFIG at 0x54, UDMA 0-5) and ICH5 SATA
- * (8086:24D1, MAP 0x90, PCS 0x92) are further entries of this table; they
- * are not added yet because their reset values and masks still have to be
- * checked against the ICH5 datasheet (252516).
+ * ICH5 IDE_CONFIG (0x54, 32 bits): 3:0 PCB0/PCB1/SCB0/SCB1 (66 MHz Ultra DMA
+ * base clock per drive), 7:4 PCR0/PCR1/SCR0/SCR1 (80-conductor cable
+ * reporting, written by BIOS), 10 WR_PingPong_EN, 15:12 FAST_PCB0/
+ * FAST_PCB1/FAST_SCB0/FAST_SCB1 (100 MHz base clock), 17:16 PRIM_SIG_MODE,
+ * 19:18 SEC_SIG_MODE; 11, 9:8 and 31:20 reserved.
  */
+#define IDE_CONFIG_WMASK 0x000FF4FFu
+
+static const AtalabConfigReg ich5_regs[] = {
+    { "IDETIM0", 0x40, 2, 0x0000, IDETIM_WMASK },
+    { "IDETIM1", 0x42, 2, 0x0000, IDETIM_WMASK },
+    { "SIDETIM", 0x44, 1, 0x00, SIDETIM_WMASK },
+    { "UDMACTL", 0x48, 1, 0x00, UDMACTL_WMASK },
+    { "UDMATIM", 0x4A, 2, 0x0000, UDMATIM_WMASK },
+    { "IDE_CONFIG", 0x54, 4, 0x00000000, IDE_CONFIG_WMASK },
+};
+
+/*
+ * ICH5 SATA (D31:F2) in IDE mode: the same timing registers (read/write for
+ * software compatibility, no effect on the SATA ports), IDE_CONFIG, and
+ * MAP (0x90: 2:0 map value; 000b non-combined, port 0 primary master, port 1
+ * secondary master) and PCS (0x92: 1:0 P1E/P0E port enable, written by
+ * software; 5:4 P1P/P0P port present, read-only, computed by the model).
+ */
+#define MAP_WMASK       0x07
+#define PCS_WMASK       0x0003
+
+static const AtalabConfigReg ich5_sata_regs[] = {
+    { "IDETIM0", 0x40, 2, 0x0000, IDETIM_WMASK },
+    { "IDETIM1", 0x42, 2, 0x0000, IDETIM_WMASK },
+    { "SIDETIM", 0x44, 1, 0x00, SIDETIM_WMASK },
+    { "UDMACTL", 0x48, 1, 0x00, UDMACTL_WMASK },
+    { "UDMATIM", 0x4A, 2, 0x0000, UDMATIM_WMASK },
+    { "IDE_CONFIG", 0x54, 4, 0x00000000, IDE_CONFIG_WMASK },
+    { "MAP", 0x90, 1, 0x00, MAP_WMASK },
+    { "PCS", 0x92, 2, 0x0000, PCS_WMASK },
+};
+
 static const AtalabPersonality personalities[] = {
     {
         .name = "piix4",
@@ -74,6 +112,40 @@ static const AtalabPersonality personalities[] = {
         .max_pio = 4,
         .max_mwdma = 2,
         .max_udma = -1,
+    },
+    {
+        .name = "ich5",
+        .description = "Intel 82801EB ICH5 Ultra ATA/100 IDE",
+        .vendor_id = 0x8086,
+        .device_id = 0x24DB,
+        .revision = 0x02,
+        .class_code = 0x0101,
+        .prog_if = 0x8A,        /* legacy mode, native capable */
+        .regs = ich5_regs,
+        .n_regs = G_N_ELEMENTS(ich5_regs),
+        .max_pio = 4,
+        .max_mwdma = 2,
+        .max_udma = 5,
+        .caps = ATALAB_CAP_ICH_CLOCKS,
+        .default_cable80 = true,
+    },
+    {
+        .name = "ich5-sata",
+        .description = "Intel 82801EB ICH5 SATA (IDE mode)",
+        .vendor_id = 0x8086,
+        .device_id = 0x24D1,
+        .revision = 0x02,
+        .class_code = 0x0101,
+        .prog_if = 0x8A,
+        .regs = ich5_sata_regs,
+        .n_regs = G_N_ELEMENTS(ich5_sata_regs),
+        .max_pio = 4,
+        .max_mwdma = 2,
+        .max_udma = 6,
+        .caps = ATALAB_CAP_ICH_CLOCKS | ATALAB_CAP_SATA,
+        .default_cable80 = false,
+        /* MAP = 000b: port 0 primary master, port 1 secondary master */
+        .sata_port = { 0, -1, 1, -1 },
     },
 };
 
