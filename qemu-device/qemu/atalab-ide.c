@@ -12,6 +12,7 @@
 
 #include "qemu/osdep.h"
 #include "qapi/error.h"
+#include "qapi/visitor.h"
 #include "qemu/error-report.h"
 #include "qemu/main-loop.h"
 #include "qemu/module.h"
@@ -22,6 +23,7 @@
 #include "hw/qdev-properties.h"
 #include "hw/qdev-properties-system.h"
 #include "migration/vmstate.h"
+#include "monitor/monitor.h"
 #include "sysemu/block-backend.h"
 #include "sysemu/dma.h"
 #include "sysemu/sysemu.h"
@@ -61,6 +63,8 @@ struct AtalabIdeState {
     char *drive_model[ATALAB_DRIVES];
     char *drive_serial[ATALAB_DRIVES];
     char *drive_fwrev[ATALAB_DRIVES];
+    uint32_t cable[ATALAB_CHANNELS];    /* 40, 80; 0: personality default */
+    bool strict;
 
     AtalabIdeChannel chan[ATALAB_CHANNELS];
     MemoryRegion bm_io;
@@ -330,6 +334,10 @@ static void atalab_trace_flush(Notifier *n, void *data)
     AtalabIdeState *s = container_of(n, AtalabIdeState, exit_notifier);
 
     if (s->trace) {
+        /* Checks and violations per drive: what the guest tests assert. */
+        if (s->ctrl) {
+            atalab_ctrl_trace_summary(s->ctrl);
+        }
         fflush(s->trace);
     }
 }
@@ -391,6 +399,22 @@ static void atalab_ide_realize(PCIDevice *d, Error **errp)
                    atalab_personality_names());
         return;
     }
+    for (i = 0; i < ATALAB_CHANNELS; i++) {
+        if (s->cable[i] != 0 && s->cable[i] != 40 && s->cable[i] != 80) {
+            error_setg(errp, "cable%u must be 40 or 80, not %" PRIu32, i,
+                       s->cable[i]);
+            return;
+        }
+    }
+    if (p->caps & ATALAB_CAP_SATA) {
+        for (i = 0; i < ATALAB_DRIVES; i++) {
+            if (s->blk[i] && p->sata_port[i] < 0) {
+                error_setg(errp, "model %s has no device position %u: SATA "
+                           "port 0 is drive0, port 1 is drive2", p->name, i);
+                return;
+            }
+        }
+    }
     if (!atalab_attach_drives(s, cfg, errp)) {
         return;
     }
@@ -430,6 +454,14 @@ static void atalab_ide_realize(PCIDevice *d, Error **errp)
         .trace = s->trace ? atalab_host_trace : NULL,
     };
     s->ctrl = atalab_ctrl_new(p, &s->host, cfg);
+    for (i = 0; i < ATALAB_CHANNELS; i++) {
+        if (s->cable[i]) {
+            atalab_ctrl_set_cable80(s->ctrl, i, s->cable[i] == 80);
+        }
+        /* qom-get shows the cable in effect. */
+        s->cable[i] = atalab_ctrl_cable80(s->ctrl, i) ? 80 : 40;
+    }
+    atalab_ctrl_set_strict(s->ctrl, s->strict);
 
     for (i = 0; i < ATALAB_CHANNELS; i++) {
         AtalabIdeChannel *ch = &s->chan[i];
@@ -493,19 +525,34 @@ static const VMStateDescription vmstate_atalab_ide = {
     .unmigratable = 1,
 };
 
-#define ATALAB_DRIVE_PROPS(n) \
-    DEFINE_PROP_DRIVE("drive" #n, AtalabIdeState, blk[n]), \
-    DEFINE_PROP_STRING("model" #n, AtalabIdeState, drive_model[n]), \
-    DEFINE_PROP_STRING("serial" #n, AtalabIdeState, drive_serial[n]), \
-    DEFINE_PROP_STRING("fwrev" #n, AtalabIdeState, drive_fwrev[n])
-
 static Property atalab_ide_properties[] = {
     DEFINE_PROP_STRING("model", AtalabIdeState, model),
     DEFINE_PROP_STRING("trace", AtalabIdeState, trace_path),
-    ATALAB_DRIVE_PROPS(0),
-    ATALAB_DRIVE_PROPS(1),
-    ATALAB_DRIVE_PROPS(2),
-    ATALAB_DRIVE_PROPS(3),
+    /*
+     * Cable per channel: 40 or 80 conductors; 0 (unset) = personality
+     * default.  Reads back the cable in effect once realized.
+     */
+    DEFINE_PROP_UINT32("cable0", AtalabIdeState, cable[0], 0),
+    DEFINE_PROP_UINT32("cable1", AtalabIdeState, cable[1], 0),
+    /* Mis-timed Ultra DMA commands end with ICRC|ABRT (docs/timing.md). */
+    DEFINE_PROP_BOOL("strict", AtalabIdeState, strict, false),
+    /* Drives: 0 primary master, 1 primary slave, 2/3 secondary. */
+    DEFINE_PROP_DRIVE("drive0", AtalabIdeState, blk[0]),
+    DEFINE_PROP_STRING("model0", AtalabIdeState, drive_model[0]),
+    DEFINE_PROP_STRING("serial0", AtalabIdeState, drive_serial[0]),
+    DEFINE_PROP_STRING("fwrev0", AtalabIdeState, drive_fwrev[0]),
+    DEFINE_PROP_DRIVE("drive1", AtalabIdeState, blk[1]),
+    DEFINE_PROP_STRING("model1", AtalabIdeState, drive_model[1]),
+    DEFINE_PROP_STRING("serial1", AtalabIdeState, drive_serial[1]),
+    DEFINE_PROP_STRING("fwrev1", AtalabIdeState, drive_fwrev[1]),
+    DEFINE_PROP_DRIVE("drive2", AtalabIdeState, blk[2]),
+    DEFINE_PROP_STRING("model2", AtalabIdeState, drive_model[2]),
+    DEFINE_PROP_STRING("serial2", AtalabIdeState, drive_serial[2]),
+    DEFINE_PROP_STRING("fwrev2", AtalabIdeState, drive_fwrev[2]),
+    DEFINE_PROP_DRIVE("drive3", AtalabIdeState, blk[3]),
+    DEFINE_PROP_STRING("model3", AtalabIdeState, drive_model[3]),
+    DEFINE_PROP_STRING("serial3", AtalabIdeState, drive_serial[3]),
+    DEFINE_PROP_STRING("fwrev3", AtalabIdeState, drive_fwrev[3]),
     DEFINE_PROP_END_OF_LIST(),
 };
 
@@ -516,8 +563,42 @@ static void atalab_ide_instance_init(Object *obj)
     s->model = g_strdup("piix4");
 }
 
+/*
+ * Read-only views of the timing decode and validation (docs/timing.md):
+ * timingN (string), violationsN (uint32) for drive N, violations (total).
+ * From the monitor: qom-get /machine/peripheral/<id> timing0.
+ */
+static void atalab_get_timing(Object *obj, Visitor *v, const char *name,
+                              void *opaque, Error **errp)
+{
+    AtalabIdeState *s = ATALAB_IDE(obj);
+    unsigned drive = (uintptr_t)opaque;
+    char *str = g_strdup(s->ctrl ?
+                         atalab_ctrl_timing_string(s->ctrl, drive) : "");
+
+    visit_type_str(v, name, &str, errp);
+    g_free(str);
+}
+
+static void atalab_get_violations(Object *obj, Visitor *v, const char *name,
+                                  void *opaque, Error **errp)
+{
+    AtalabIdeState *s = ATALAB_IDE(obj);
+    uintptr_t which = (uintptr_t)opaque;
+    uint32_t n = 0;
+    unsigned i;
+
+    for (i = 0; s->ctrl && i < ATALAB_DRIVES; i++) {
+        if (which == ATALAB_DRIVES || which == i) {
+            n += atalab_ctrl_violations(s->ctrl, i);
+        }
+    }
+    visit_type_uint32(v, name, &n, errp);
+}
+
 static void atalab_ide_class_init(ObjectClass *klass, void *data)
 {
+    uintptr_t i;
     DeviceClass *dc = DEVICE_CLASS(klass);
     PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
 
@@ -534,6 +615,19 @@ static void atalab_ide_class_init(ObjectClass *klass, void *data)
     dc->desc = "atalab PIIX/ICH IDE controller model";
     set_bit(DEVICE_CATEGORY_STORAGE, dc->categories);
     device_class_set_props(dc, atalab_ide_properties);
+    for (i = 0; i < ATALAB_DRIVES; i++) {
+        g_autofree char *timing = g_strdup_printf("timing%u", (unsigned)i);
+        g_autofree char *viol = g_strdup_printf("violations%u", (unsigned)i);
+
+        object_class_property_add(klass, timing, "str", atalab_get_timing,
+                                  NULL, NULL, (void *)i);
+        object_class_property_add(klass, viol, "uint32",
+                                  atalab_get_violations, NULL, NULL,
+                                  (void *)i);
+    }
+    object_class_property_add(klass, "violations", "uint32",
+                              atalab_get_violations, NULL, NULL,
+                              (void *)(uintptr_t)ATALAB_DRIVES);
 }
 
 static const TypeInfo atalab_ide_info = {
@@ -548,9 +642,46 @@ static const TypeInfo atalab_ide_info = {
     },
 };
 
+/* "info atalab": the timing decode and validation of every controller. */
+static int atalab_hmp_info_one(Object *obj, void *opaque)
+{
+    Monitor *mon = opaque;
+    AtalabIdeState *s;
+    g_autofree char *path = NULL;
+    unsigned i;
+
+    if (!object_dynamic_cast(obj, TYPE_ATALAB_IDE)) {
+        return 0;
+    }
+    s = ATALAB_IDE(obj);
+    if (!s->ctrl) {
+        return 0;
+    }
+    path = object_get_canonical_path(obj);
+    monitor_printf(mon, "%s: model %s, cable0 %u, cable1 %u, strict %s\n",
+                   path, atalab_ctrl_personality(s->ctrl)->name,
+                   atalab_ctrl_cable80(s->ctrl, 0) ? 80 : 40,
+                   atalab_ctrl_cable80(s->ctrl, 1) ? 80 : 40,
+                   s->strict ? "on" : "off");
+    for (i = 0; i < ATALAB_DRIVES; i++) {
+        monitor_printf(mon, "  drive%u: %s checks=%u violations=%u\n", i,
+                       atalab_ctrl_timing_string(s->ctrl, i),
+                       atalab_ctrl_xfer_checks(s->ctrl, i),
+                       atalab_ctrl_violations(s->ctrl, i));
+    }
+    return 0;
+}
+
+static void atalab_hmp_info(Monitor *mon, const QDict *qdict)
+{
+    object_child_foreach_recursive(object_get_root(), atalab_hmp_info_one,
+                                   mon);
+}
+
 static void atalab_ide_register_types(void)
 {
     type_register_static(&atalab_ide_info);
+    monitor_register_hmp("atalab", true, atalab_hmp_info);
 }
 
 type_init(atalab_ide_register_types)

@@ -26,7 +26,11 @@ options:
   --disk-size SIZE   size of images created here (default 128M)
   --controller KIND  atalab (default), piix4-ide (QEMU's stock PIIX4 IDE,
                      for comparisons) or none (no IDE controller)
-  --model NAME       atalab-ide personality (default piix4)
+  --model NAME       atalab-ide personality: piix4 (default), piix3, ich5,
+                     ich5-sata.  With ich5-sata the disks go to SATA port 0
+                     (primary master) and port 1 (secondary master)
+  --cable 40|80      cable of both channels (default: the personality's,
+                     80 for ich5, 40 for piix3/piix4); sets cable0/cable1
   --device-opt OPT   extra atalab-ide property, e.g. model0=MYDISK; repeatable
   --trace FILE       write atalab-ide's register trace to FILE
   --timeout SECONDS  kill a guest still running after SECONDS (default 300)
@@ -96,11 +100,12 @@ kvm_usable() {
 cmd_run() {
 	local driver=ata_piix append="" timeout=300 log="" quiet=0 accel=auto
 	local memory=512M disk_size=128M model=piix4 trace="" controller=atalab
+	local cable=""
 	local -a disks=() qemu_args=() device_opts=()
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--driver | --append | --disk | --disk-size | --model | --device-opt | --controller | \
-			--trace | --timeout | --log | --accel | --memory | --qemu-arg)
+			--cable | --trace | --timeout | --log | --accel | --memory | --qemu-arg)
 			[ $# -ge 2 ] || die "option $1 needs a value"
 			;;
 		esac
@@ -110,6 +115,7 @@ cmd_run() {
 		--disk) disks+=("$2"); shift 2 ;;
 		--disk-size) disk_size=$2; shift 2 ;;
 		--model) model=$2; shift 2 ;;
+		--cable) cable=$2; shift 2 ;;
 		--controller) controller=$2; shift 2 ;;
 		--device-opt) device_opts+=("$2"); shift 2 ;;
 		--trace) trace=$2; shift 2 ;;
@@ -128,6 +134,11 @@ cmd_run() {
 	[[ "$driver" =~ ^[A-Za-z0-9_-]+$ ]] || die "--driver wants a module name, got '$driver'"
 	[[ "$disk_size" =~ ^[1-9][0-9]*[KMGT]?$ ]] || die "--disk-size wants a size like 128M, got '$disk_size'"
 	[ ${#disks[@]} -le 4 ] || die "at most 4 --disk (primary master/slave, secondary master/slave)"
+	case "$cable" in "" | 40 | 80) ;; *) die "--cable wants 40 or 80, got '$cable'" ;; esac
+	[[ "$model" =~ ^[a-z0-9-]+$ ]] || die "--model wants a personality name, got '$model'"
+	if [ "$model" = ich5-sata ] && [ ${#disks[@]} -gt 2 ]; then
+		die "ich5-sata has two SATA ports: at most 2 --disk"
+	fi
 	case "$accel" in auto | tcg | kvm) ;; *) die "--accel wants auto, tcg or kvm, got '$accel'" ;; esac
 	case "$controller" in atalab | piix4-ide | none) ;;
 	*) die "--controller wants atalab, piix4-ide or none, got '$controller'" ;; esac
@@ -149,14 +160,18 @@ cmd_run() {
 	: >"$rundir/stderr"
 	: >"$rundir/status"
 
-	local dev="atalab-ide,id=ata,model=$model" i
+	local dev="atalab-ide,id=ata,model=$model" i pos
 	local -a drive_args=() device_args=()
 	for i in "${!disks[@]}"; do
 		run_make_disk "${disks[$i]}" "$disk_size"
 		[ -f "${disks[$i]}" ] || [ -b "${disks[$i]}" ] || die "--disk ${disks[$i]}: not a file"
 		drive_args+=(-drive "if=none,id=disk$i,format=$(disk_format "${disks[$i]}"),file.filename=${disks[$i]//,/,,}")
-		dev="$dev,drive$i=disk$i"
+		# ich5-sata: SATA port N is the master of channel N.
+		pos=$i
+		[ "$model" = ich5-sata ] && pos=$((i * 2))
+		dev="$dev,drive$pos=disk$i"
 	done
+	[ -n "$cable" ] && dev="$dev,cable0=$cable,cable1=$cable"
 	[ -n "$trace" ] && dev="$dev,trace=${trace//,/,,}"
 	for i in "${device_opts[@]}"; do dev="$dev,$i"; done
 	case "$controller" in
