@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# checkpatch.sh kernel|qemu: the style checker of the tree the code goes into,
+# over every file of ours that goes there.  Kernel code must be clean under
+# the kernel's checkpatch --strict; qemu-device/ under QEMU's checkpatch.
+set -euo pipefail
+: "${ATALAB_ROOT:?run through meson (tools/atalab test)}"
+cache=${ATALAB_CACHE:-$HOME/.cache/atalab}
+cd "$ATALAB_ROOT"
+case "${1:-}" in
+kernel)
+	script=$(ls -d "$cache"/src/linux-*/scripts/checkpatch.pl 2>/dev/null | head -n1)
+	args=(--strict --no-tree --terse --show-types -f)
+	mapfile -t files < <(git ls-files 'driver/*.c' 'driver/*.h')
+	;;
+qemu)
+	script=$cache/src/qemu/scripts/checkpatch.pl
+	args=(--no-tree --terse -f)
+	mapfile -t files < <(git ls-files 'qemu-device/*.c' 'qemu-device/*.h')
+	;;
+*) echo "usage: checkpatch.sh kernel|qemu" >&2; exit 2 ;;
+esac
+[ -f "$script" ] || { echo "checkpatch.pl not found (run tools/atalab build)" >&2; exit 1; }
+[ ${#files[@]} -gt 0 ] || { echo "no files to check" >&2; exit 1; }
+bad=0
+for f in "${files[@]}"; do
+	out=$(perl "$script" "${args[@]}" "$f" 2>&1 | grep -E '(ERROR|WARNING|CHECK)' || true)
+	if [ -n "$out" ]; then
+		echo "$out"
+		bad=1
+	fi
+done
+echo "checked ${#files[@]} files"
+exit $bad
