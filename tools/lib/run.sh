@@ -82,6 +82,10 @@ kvm_usable() {
 	local key cache
 	key=$(printf '%s %s' "$(uname -r)" "$(cat "$(qemu_build_dir)/.atalab-stamp")" | sha256sum | cut -c1-16)
 	cache=$ATALAB_CACHE/kvm-probe.$key
+	# One probe at a time: concurrent runs (parallel tests) wait for it.
+	local lock
+	exec {lock}>"$ATALAB_CACHE/kvm-probe.lock"
+	flock "$lock"
 	if [ ! -f "$cache" ]; then
 		msg "probing KVM (bounded to 20 s)"
 		if (timeout -s KILL 20 "$(qemu_binary)" -M q35 -accel kvm -nodefaults \
@@ -94,6 +98,7 @@ kvm_usable() {
 			echo no >"$cache"
 		fi
 	fi
+	exec {lock}>&-
 	[ "$(cat "$cache")" = yes ]
 }
 
