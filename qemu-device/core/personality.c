@@ -30,21 +30,6 @@
 /* UDMATIM: 13:12 SCT1, 9:8 SCT0, 5:4 PCT1, 1:0 PCT0; others reserved. */
 #define UDMATIM_WMASK   0x3333
 
-static const AtalabConfigReg piix4_regs[] = {
-    { "IDETIM0", 0x40, 2, 0x0000, IDETIM_WMASK },
-    { "IDETIM1", 0x42, 2, 0x0000, IDETIM_WMASK },
-    { "SIDETIM", 0x44, 1, 0x00, SIDETIM_WMASK },
-    { "UDMACTL", 0x48, 1, 0x00, UDMACTL_WMASK },
-    { "UDMATIM", 0x4A, 2, 0x0000, UDMATIM_WMASK },
-};
-
-/* PIIX3 has the same PIO/MWDMA timing registers and no Ultra DMA. */
-static const AtalabConfigReg piix3_regs[] = {
-    { "IDETIM0", 0x40, 2, 0x0000, IDETIM_WMASK },
-    { "IDETIM1", 0x42, 2, 0x0000, IDETIM_WMASK },
-    { "SIDETIM", 0x44, 1, 0x00, SIDETIM_WMASK },
-};
-
 /*
  * ICH5 IDE_CONFIG (0x54, 32 bits): 3:0 PCB0/PCB1/SCB0/SCB1 (66 MHz Ultra DMA
  * base clock per drive), 7:4 PCR0/PCR1/SCR0/SCR1 (80-conductor cable
@@ -53,15 +38,6 @@ static const AtalabConfigReg piix3_regs[] = {
  * 19:18 SEC_SIG_MODE; 11, 9:8 and 31:20 reserved.
  */
 #define IDE_CONFIG_WMASK 0x000FF4FFu
-
-static const AtalabConfigReg ich5_regs[] = {
-    { "IDETIM0", 0x40, 2, 0x0000, IDETIM_WMASK },
-    { "IDETIM1", 0x42, 2, 0x0000, IDETIM_WMASK },
-    { "SIDETIM", 0x44, 1, 0x00, SIDETIM_WMASK },
-    { "UDMACTL", 0x48, 1, 0x00, UDMACTL_WMASK },
-    { "UDMATIM", 0x4A, 2, 0x0000, UDMATIM_WMASK },
-    { "IDE_CONFIG", 0x54, 4, 0x00000000, IDE_CONFIG_WMASK },
-};
 
 /*
  * ICH5 SATA (D31:F2) in IDE mode: the same timing registers (read/write for
@@ -73,16 +49,31 @@ static const AtalabConfigReg ich5_regs[] = {
 #define MAP_WMASK       0x07
 #define PCS_WMASK       0x0003
 
-static const AtalabConfigReg ich5_sata_regs[] = {
+/*
+ * Each generation adds registers to its predecessor's, at the same offsets
+ * with the same reset values and masks, so every personality uses a prefix
+ * of this one list.
+ */
+static const AtalabConfigReg ide_regs[] = {
+    /* PIIX3 and later: PIO/MWDMA timing */
     { "IDETIM0", 0x40, 2, 0x0000, IDETIM_WMASK },
     { "IDETIM1", 0x42, 2, 0x0000, IDETIM_WMASK },
     { "SIDETIM", 0x44, 1, 0x00, SIDETIM_WMASK },
+    /* PIIX4 and later: Ultra DMA */
     { "UDMACTL", 0x48, 1, 0x00, UDMACTL_WMASK },
     { "UDMATIM", 0x4A, 2, 0x0000, UDMATIM_WMASK },
+    /* ICH5: clock selects and cable reporting */
     { "IDE_CONFIG", 0x54, 4, 0x00000000, IDE_CONFIG_WMASK },
+    /* ICH5 SATA: port mapping and port control/status */
     { "MAP", 0x90, 1, 0x00, MAP_WMASK },
     { "PCS", 0x92, 2, 0x0000, PCS_WMASK },
 };
+
+#define N_REGS_PIIX3        3
+#define N_REGS_PIIX4        5
+#define N_REGS_ICH5         6
+#define N_REGS_ICH5_SATA    8
+G_STATIC_ASSERT(N_REGS_ICH5_SATA == G_N_ELEMENTS(ide_regs));
 
 static const AtalabPersonality personalities[] = {
     {
@@ -93,8 +84,8 @@ static const AtalabPersonality personalities[] = {
         .revision = 0x01,
         .class_code = 0x0101,
         .prog_if = 0x80,
-        .regs = piix4_regs,
-        .n_regs = G_N_ELEMENTS(piix4_regs),
+        .regs = ide_regs,
+        .n_regs = N_REGS_PIIX4,
         .max_pio = 4,
         .max_mwdma = 2,
         .max_udma = 2,
@@ -107,8 +98,8 @@ static const AtalabPersonality personalities[] = {
         .revision = 0x00,
         .class_code = 0x0101,
         .prog_if = 0x80,
-        .regs = piix3_regs,
-        .n_regs = G_N_ELEMENTS(piix3_regs),
+        .regs = ide_regs,
+        .n_regs = N_REGS_PIIX3,
         .max_pio = 4,
         .max_mwdma = 2,
         .max_udma = -1,
@@ -121,8 +112,8 @@ static const AtalabPersonality personalities[] = {
         .revision = 0x02,
         .class_code = 0x0101,
         .prog_if = 0x8A,        /* legacy mode, native capable */
-        .regs = ich5_regs,
-        .n_regs = G_N_ELEMENTS(ich5_regs),
+        .regs = ide_regs,
+        .n_regs = N_REGS_ICH5,
         .max_pio = 4,
         .max_mwdma = 2,
         .max_udma = 5,
@@ -137,8 +128,8 @@ static const AtalabPersonality personalities[] = {
         .revision = 0x02,
         .class_code = 0x0101,
         .prog_if = 0x8A,
-        .regs = ich5_sata_regs,
-        .n_regs = G_N_ELEMENTS(ich5_sata_regs),
+        .regs = ide_regs,
+        .n_regs = N_REGS_ICH5_SATA,
         .max_pio = 4,
         .max_mwdma = 2,
         .max_udma = 6,

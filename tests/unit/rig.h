@@ -68,6 +68,14 @@ void rig_bm_start(Rig *r, unsigned ch, bool to_memory);
 void rig_bm_stop(Rig *r, unsigned ch);
 uint8_t rig_bm_status(Rig *r, unsigned ch);
 
+/* A configuration register as a test expects it from the datasheet. */
+typedef struct ExpectReg {
+    uint8_t offset;
+    uint8_t size;
+    uint32_t reset;
+    uint32_t wmask;
+} ExpectReg;
+
 /* Does guest RAM at addr hold drive's image at disk byte offset? */
 bool rig_ram_matches_disk(Rig *r, uint64_t addr, unsigned drive,
                           uint64_t offset, size_t len);

@@ -7,13 +7,6 @@
 
 #include "rig.h"
 
-typedef struct ExpectReg {
-    uint8_t offset;
-    uint8_t size;
-    uint32_t reset;
-    uint32_t wmask;
-} ExpectReg;
-
 /* PIIX4 datasheet 290562, IDE function configuration registers. */
 static const ExpectReg piix4_expect[] = {
     { 0x40, 2, 0x0000, 0xF3FF },        /* IDETIM primary */

@@ -15,13 +15,6 @@
 #define PRDT    0x1000
 #define BUF     0x10000
 
-typedef struct ExpectReg {
-    uint8_t offset;
-    uint8_t size;
-    uint32_t reset;
-    uint32_t wmask;
-} ExpectReg;
-
 /* PIIX3 (290550) / PIIX4 (290562) / ICH5 (252516) IDE configuration. */
 static const ExpectReg piix3_regs[] = {
     { 0x40, 2, 0x0000, 0xF3FF }, { 0x42, 2, 0x0000, 0xF3FF },
