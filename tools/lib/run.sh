@@ -75,6 +75,16 @@ disk_format() {
 	esac
 }
 
+# The machine every guest boots, into the caller's array "machine": q35,
+# the firmware search path (our option ROMs, Debian's SeaBIOS), the kit's
+# kernel and initramfs.
+qemu_machine_args() {
+	machine=("$(qemu_binary)" -M q35 -accel "$1" -m "$2" -smp 1
+		-nodefaults -display none -vga none -no-reboot
+		-L "$(qemu_build_dir)/pc-bios/optionrom" -L /usr/share/seabios
+		-kernel "$(kernel_bzimage)" -initrd "$(initramfs_path)")
+}
+
 # Does KVM run a guest here?  Bounded: a hung KVM guest is killed.  The
 # answer is cached per host kernel and QEMU build.
 kvm_usable() {
@@ -88,11 +98,11 @@ kvm_usable() {
 	flock "$lock"
 	if [ ! -f "$cache" ]; then
 		msg "probing KVM (bounded to 20 s)"
-		if (timeout -s KILL 20 "$(qemu_binary)" -M q35 -accel kvm -nodefaults \
-			-display none -no-reboot -m 128M -L /usr/share/seabios \
-			-L "$(qemu_build_dir)/pc-bios/optionrom" -kernel "$(kernel_bzimage)" \
+		local -a machine
+		qemu_machine_args kvm 128M
+		if timeout --foreground -s KILL 20 "${machine[@]}" \
 			-append "panic=-1 rdinit=/bin/poweroff -- -f" \
-			-initrd "$(initramfs_path)" </dev/null >/dev/null 2>&1) 2>/dev/null; then
+			</dev/null >/dev/null 2>&1; then
 			echo yes >"$cache"
 		else
 			echo no >"$cache"
@@ -194,11 +204,10 @@ cmd_run() {
 		if kvm_usable; then accel=kvm; else accel=tcg; fi
 	fi
 
+	local -a machine
+	qemu_machine_args "$accel" "$memory"
 	local -a qemu=(
-		"$(qemu_binary)" -M q35 -accel "$accel" -m "$memory" -smp 1
-		-nodefaults -display none -vga none -no-reboot
-		-L "$(qemu_build_dir)/pc-bios/optionrom" -L /usr/share/seabios
-		-kernel "$(kernel_bzimage)" -initrd "$(initramfs_path)"
+		"${machine[@]}"
 		-append "console=ttyS0 panic=-1 rdinit=/init$append"
 		-chardev "file,id=console,path=$log"
 		-chardev "file,id=stdout,path=$rundir/stdout"
