@@ -1,84 +1,37 @@
 /*
- * atalab emulator core: the ATA command set of the emulated disks.
+ * atalab emulator core: command results, media access commands, device
+ * settings, IDENTIFY, the data buffer, FLUSH CACHE and EXECUTE DEVICE
+ * DIAGNOSTIC.  Which opcode runs which handler is ata-cmd-table.c.
  *
  * Command descriptions: ATA/ATAPI-7 volume 1 (T13 1532D), clause 6.
- * Protocols (PIO data-in/data-out, DMA, non-data): volume 2, clause on
- * protocols.  Any opcode not handled here is aborted (ABRT).
+ * Protocols (PIO data-in/data-out, DMA, non-data): volume 2.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <inttypes.h>
+#include <string.h>
 
-#include "ata-device.h"
-#include "bmdma.h"
+#include "ata-internal.h"
 #include "trace.h"
-
-enum {
-    CMD_NOP = 0x00,
-    CMD_READ_SECTORS = 0x20,
-    CMD_READ_SECTORS_EXT = 0x24,
-    CMD_READ_DMA_EXT = 0x25,
-    CMD_READ_MULTIPLE_EXT = 0x29,
-    CMD_WRITE_SECTORS = 0x30,
-    CMD_WRITE_SECTORS_EXT = 0x34,
-    CMD_WRITE_DMA_EXT = 0x35,
-    CMD_WRITE_MULTIPLE_EXT = 0x39,
-    CMD_READ_VERIFY = 0x40,
-    CMD_READ_VERIFY_EXT = 0x42,
-    CMD_DIAGNOSTIC = 0x90,
-    CMD_INIT_DEV_PARAMS = 0x91,
-    CMD_READ_MULTIPLE = 0xC4,
-    CMD_WRITE_MULTIPLE = 0xC5,
-    CMD_SET_MULTIPLE = 0xC6,
-    CMD_READ_DMA = 0xC8,
-    CMD_WRITE_DMA = 0xCA,
-    CMD_STANDBY_IMMEDIATE = 0xE0,
-    CMD_IDLE_IMMEDIATE = 0xE1,
-    CMD_CHECK_POWER_MODE = 0xE5,
-    CMD_SLEEP = 0xE6,
-    CMD_FLUSH_CACHE = 0xE7,
-    CMD_FLUSH_CACHE_EXT = 0xEA,
-    CMD_IDENTIFY = 0xEC,
-    CMD_SET_FEATURES = 0xEF,
-};
 
 /* SET FEATURES subcommands (Features register) */
 enum {
     SF_WCACHE_ON = 0x02,
     SF_XFER_MODE = 0x03,
+    SF_REVERT_OFF = 0x66,
+    SF_LOOKAHEAD_OFF = 0x55,
     SF_WCACHE_OFF = 0x82,
+    SF_LOOKAHEAD_ON = 0xAA,
+    SF_REVERT_ON = 0xCC,
 };
 
-const char *atalab_ata_cmd_name(uint8_t cmd)
+static void release_dma(AtalabDrive *d)
 {
-    switch (cmd) {
-    case CMD_READ_SECTORS: return "READ_SECTORS";
-    case CMD_READ_SECTORS_EXT: return "READ_SECTORS_EXT";
-    case CMD_READ_DMA_EXT: return "READ_DMA_EXT";
-    case CMD_READ_MULTIPLE_EXT: return "READ_MULTIPLE_EXT";
-    case CMD_WRITE_SECTORS: return "WRITE_SECTORS";
-    case CMD_WRITE_SECTORS_EXT: return "WRITE_SECTORS_EXT";
-    case CMD_WRITE_DMA_EXT: return "WRITE_DMA_EXT";
-    case CMD_WRITE_MULTIPLE_EXT: return "WRITE_MULTIPLE_EXT";
-    case CMD_READ_VERIFY: return "READ_VERIFY";
-    case CMD_READ_VERIFY_EXT: return "READ_VERIFY_EXT";
-    case CMD_DIAGNOSTIC: return "EXECUTE_DEVICE_DIAGNOSTIC";
-    case CMD_INIT_DEV_PARAMS: return "INITIALIZE_DEVICE_PARAMETERS";
-    case CMD_READ_MULTIPLE: return "READ_MULTIPLE";
-    case CMD_WRITE_MULTIPLE: return "WRITE_MULTIPLE";
-    case CMD_SET_MULTIPLE: return "SET_MULTIPLE_MODE";
-    case CMD_READ_DMA: return "READ_DMA";
-    case CMD_WRITE_DMA: return "WRITE_DMA";
-    case CMD_STANDBY_IMMEDIATE: return "STANDBY_IMMEDIATE";
-    case CMD_IDLE_IMMEDIATE: return "IDLE_IMMEDIATE";
-    case CMD_CHECK_POWER_MODE: return "CHECK_POWER_MODE";
-    case CMD_SLEEP: return "SLEEP";
-    case CMD_FLUSH_CACHE: return "FLUSH_CACHE";
-    case CMD_FLUSH_CACHE_EXT: return "FLUSH_CACHE_EXT";
-    case CMD_IDENTIFY: return "IDENTIFY_DEVICE";
-    case CMD_SET_FEATURES: return "SET_FEATURES";
-    default: return "UNKNOWN";
+    if (d->bus->dma_owner == d) {
+        d->bus->dma_owner = NULL;
     }
+    d->dma_waiting = false;
+    d->dma_stuck = false;
 }
 
 void atalab_ata_cmd_ok(AtalabDrive *d)
@@ -90,44 +43,85 @@ void atalab_ata_cmd_ok(AtalabDrive *d)
          * vol. 2, Ultra DMA CRC; vol. 1 Error register ICRC).
          */
         d->icrc = false;
+        d->icrc_errors++;
         atalab_ata_cmd_error(d, ATA_ERR_ICRC | ATA_ERR_ABRT, "ICRC");
         return;
     }
-    d->status = ATA_STAT_DRDY;
+    release_dma(d);
+    d->status = ATA_STAT_READY;
     d->phase = ATA_PHASE_IDLE;
-    atalab_trace(d->ctrl, "ata%u done d%u 0x%02x status=0x%02x",
-                 d->chan->index, d->unit, d->cmd, d->status);
+    d->remaining = 0;
+    atalab_trace(d->host, "ata%u done d%u 0x%02x status=0x%02x",
+                 d->bus->index, d->unit, d->cmd, d->status);
     atalab_ata_raise(d);
 }
 
 void atalab_ata_cmd_error(AtalabDrive *d, uint8_t error, const char *name)
 {
+    release_dma(d);
     d->error = error;
-    d->status = ATA_STAT_DRDY | ATA_STAT_ERR;
+    d->status = ATA_STAT_READY | ATA_STAT_ERR;
     d->phase = ATA_PHASE_IDLE;
     d->remaining = 0;
-    atalab_trace(d->ctrl, "ata%u error d%u %s cmd=0x%02x status=0x%02x "
-                 "error=0x%02x", d->chan->index, d->unit, name, d->cmd,
+    d->pio_source = NULL;
+    d->pio_sink = NULL;
+    d->icrc = false;
+    atalab_trace(d->host, "ata%u error d%u %s cmd=0x%02x status=0x%02x "
+                 "error=0x%02x", d->bus->index, d->unit, name, d->cmd,
                  d->status, d->error);
     atalab_ata_raise(d);
 }
 
-static void cmd_abort(AtalabDrive *d)
+void atalab_ata_cmd_abort(AtalabDrive *d)
 {
     atalab_ata_cmd_error(d, ATA_ERR_ABRT, "ABRT");
 }
 
-/*
- * The address of the first sector: 48-bit LBA, 28-bit LBA, or CHS through
- * the current translation (INITIALIZE DEVICE PARAMETERS).  false: the CHS
- * address does not exist.
- */
-static bool decode_address(AtalabDrive *d, bool lba48, uint64_t *lba)
+uint64_t atalab_ata_addressable(const AtalabDrive *d, bool lba48)
 {
-    uint8_t dev = d->chan->device;
+    return lba48 ? d->sectors : MIN(d->sectors, ATA_LBA28_LIMIT - 1);
+}
+
+static bool chs_mode(const AtalabDrive *d)
+{
+    return !d->lba48 && !(d->bus->device & ATA_DEV_LBA);
+}
+
+void atalab_ata_set_error_address(AtalabDrive *d, uint64_t lba)
+{
+    AtalabAtaBus *bus = d->bus;
+
+    if (chs_mode(d)) {
+        /* CHS through the current translation (ATA-7 vol. 1, CHS) */
+        unsigned per_cyl = d->cur_heads * d->cur_spt;
+        uint64_t cyl = lba / per_cyl;
+        unsigned head = (lba / d->cur_spt) % d->cur_heads;
+
+        d->lbal = lba % d->cur_spt + 1;
+        d->lbam = cyl;
+        d->lbah = cyl >> 8;
+        bus->device = (bus->device & 0xF0) | (head & 0x0F);
+        return;
+    }
+    d->lbal = lba;
+    d->lbam = lba >> 8;
+    d->lbah = lba >> 16;
+    if (d->lba48) {
+        d->hob_lbal = lba >> 24;
+        d->hob_lbam = lba >> 32;
+        d->hob_lbah = lba >> 40;
+    } else {
+        bus->device = (bus->device & 0xF0) | ((lba >> 24) & 0x0F);
+    }
+}
+
+bool atalab_ata_decode_address(const AtalabDrive *d, bool any_cylinder,
+                               uint64_t *lba)
+{
+    uint8_t dev = d->bus->device;
     unsigned cyl, head, sect;
 
-    if (lba48) {
+    if (d->lba48) {
         *lba = (uint64_t)d->hob_lbah << 40 | (uint64_t)d->hob_lbam << 32 |
                (uint64_t)d->hob_lbal << 24 | (uint64_t)d->lbah << 16 |
                (uint64_t)d->lbam << 8 | d->lbal;
@@ -142,7 +136,7 @@ static bool decode_address(AtalabDrive *d, bool lba48, uint64_t *lba)
     head = dev & 0x0F;
     sect = d->lbal;
     if (sect == 0 || sect > d->cur_spt || head >= d->cur_heads ||
-        cyl >= d->cur_cyls) {
+        (cyl >= d->cur_cyls && !any_cylinder)) {
         return false;
     }
     *lba = ((uint64_t)cyl * d->cur_heads + head) * d->cur_spt + sect - 1;
@@ -150,9 +144,9 @@ static bool decode_address(AtalabDrive *d, bool lba48, uint64_t *lba)
 }
 
 /* Sector count: 0 means 256 (28-bit commands) or 65536 (48-bit). */
-static uint32_t decode_count(AtalabDrive *d, bool lba48)
+static uint32_t decode_count(const AtalabDrive *d)
 {
-    if (lba48) {
+    if (d->lba48) {
         uint32_t n = (uint32_t)d->hob_count << 8 | d->count;
 
         return n ? n : 65536;
@@ -160,151 +154,123 @@ static uint32_t decode_count(AtalabDrive *d, bool lba48)
     return d->count ? d->count : 256;
 }
 
-/* Validate the range of a media access command; IDNF if outside. */
-static bool setup_range(AtalabDrive *d, bool lba48)
+/*
+ * Validate the range of a media access command against what the command
+ * can address (28-bit commands: the first 2^28 - 1 sectors) and the
+ * current maximum address; IDNF if outside.
+ */
+static bool setup_range(AtalabDrive *d)
 {
-    uint64_t lba;
-    uint32_t n = decode_count(d, lba48);
-    bool ok = decode_address(d, lba48, &lba);
+    uint64_t lba, limit = atalab_ata_addressable(d, d->lba48);
+    uint32_t n = decode_count(d);
+    bool ok = atalab_ata_decode_address(d, false, &lba);
 
-    atalab_trace(d->ctrl, "ata%u cmd d%u 0x%02x %s lba=%" PRIu64 " count=%u",
-                 d->chan->index, d->unit, d->cmd,
+    atalab_trace(d->host, "ata%u cmd d%u 0x%02x %s lba=%" PRIu64 " count=%u",
+                 d->bus->index, d->unit, d->cmd,
                  atalab_ata_cmd_name(d->cmd), ok ? lba : 0, n);
-    if (!ok || lba >= d->sectors || n > d->sectors - lba) {
+    if (!ok || lba >= limit || n > limit - lba) {
         atalab_ata_cmd_error(d, ATA_ERR_IDNF, "IDNF");
         return false;
     }
-    d->lba48 = lba48;
     d->lba = lba;
     d->remaining = n;
-    d->standby = false;
     return true;
 }
 
-/* PIO data-in: read the next DRQ block from the backend (BSY meanwhile). */
-static void pio_in_next(AtalabDrive *d)
+static bool multiple_ok(AtalabDrive *d)
 {
-    d->cur_block = MIN(d->block, d->remaining);
-    d->status = ATA_STAT_BSY | ATA_STAT_DRDY;
-    atalab_ata_submit(d, ATA_REQ_PIO_READ, d->lba, d->cur_block);
+    if ((d->info->flags & ATA_CF_MULTIPLE) && !d->mult) {
+        atalab_trace(d->host, "ata%u cmd d%u 0x%02x %s", d->bus->index,
+                     d->unit, d->cmd, atalab_ata_cmd_name(d->cmd));
+        atalab_ata_cmd_error(d, ATA_ERR_ABRT, "ABRT-no-multiple-mode");
+        return false;
+    }
+    d->block = (d->info->flags & ATA_CF_MULTIPLE) ? d->mult : 1;
+    return true;
 }
 
-void atalab_ata_pio_read_done(AtalabDrive *d, unsigned sectors, int ret)
+void atalab_ata_cmd_read(AtalabDrive *d)
+{
+    if (!multiple_ok(d) || !setup_range(d)) {
+        return;
+    }
+    if (d->info->proto == ATA_PROTO_DMA) {
+        atalab_ata_dma_start(d);
+    } else {
+        atalab_ata_pio_in_start(d);
+    }
+}
+
+void atalab_ata_cmd_write(AtalabDrive *d)
+{
+    if (!multiple_ok(d) || !setup_range(d)) {
+        return;
+    }
+    if (d->info->proto == ATA_PROTO_DMA) {
+        atalab_ata_dma_start(d);
+    } else {
+        atalab_ata_pio_out_start(d);
+    }
+}
+
+/* READ VERIFY SECTORS reads the medium without transferring the data. */
+static void verify_next(AtalabDrive *d);
+
+static void verify_done(AtalabDrive *d, int ret)
 {
     if (ret < 0) {
-        atalab_ata_set_lba_regs(d, d->lba);
+        atalab_ata_set_error_address(d, d->lba);
         atalab_ata_cmd_error(d, ATA_ERR_UNC, "UNC");
         return;
     }
-    d->lba += sectors;
-    d->remaining -= sectors;
-    d->data_pos = 0;
-    d->data_end = (size_t)sectors * ATA_SECTOR_SIZE;
-    d->status = ATA_STAT_DRDY | ATA_STAT_DRQ;
-    /* Data-in: an interrupt for every DRQ block. */
-    atalab_ata_raise(d);
+    d->lba += d->req.sectors;
+    d->remaining -= d->req.sectors;
+    verify_next(d);
 }
 
-void atalab_ata_pio_in_drained(AtalabDrive *d)
+static void verify_next(AtalabDrive *d)
 {
-    if (d->remaining) {
-        pio_in_next(d);
+    if (!d->remaining) {
+        atalab_ata_cmd_ok(d);
         return;
     }
-    /* Last block read: no further interrupt in the data-in protocol. */
-    d->status = ATA_STAT_DRDY;
-    d->phase = ATA_PHASE_IDLE;
-    d->data_pos = d->data_end = 0;
-    atalab_trace(d->ctrl, "ata%u done d%u 0x%02x status=0x%02x",
-                 d->chan->index, d->unit, d->cmd, d->status);
+    atalab_ata_io_read(d, d->lba, MIN(d->remaining, ATA_CHUNK_SECTORS),
+                       atalab_ata_bounce(d), verify_done);
 }
 
-/* PIO data-out: open the next DRQ block for the host to fill. */
-static void pio_out_next(AtalabDrive *d)
+void atalab_ata_cmd_read_verify(AtalabDrive *d)
 {
-    d->cur_block = MIN(d->block, d->remaining);
-    atalab_ata_buf(d);
-    d->data_pos = 0;
-    d->data_end = (size_t)d->cur_block * ATA_SECTOR_SIZE;
-    d->status = ATA_STAT_DRDY | ATA_STAT_DRQ;
-}
-
-void atalab_ata_pio_out_filled(AtalabDrive *d)
-{
+    if (!setup_range(d)) {
+        return;
+    }
+    d->phase = ATA_PHASE_NODATA;
     d->status = ATA_STAT_BSY | ATA_STAT_DRDY;
-    atalab_ata_submit(d, ATA_REQ_PIO_WRITE, d->lba, d->cur_block);
+    verify_next(d);
 }
 
-void atalab_ata_pio_write_done(AtalabDrive *d, unsigned sectors, int ret)
+/* SEEK: the address must exist; the heads move (instantly here). */
+void atalab_ata_cmd_seek(AtalabDrive *d)
 {
-    if (ret < 0) {
-        atalab_ata_set_lba_regs(d, d->lba);
-        atalab_ata_cmd_error(d, ATA_ERR_ABRT, "ABRT-write");
-        return;
-    }
-    d->lba += sectors;
-    d->remaining -= sectors;
-    if (d->remaining) {
-        /* Data-out: interrupt after each block, DRQ for the next. */
-        pio_out_next(d);
-        atalab_ata_raise(d);
+    uint64_t lba;
+
+    d->lba48 = false;
+    if (!atalab_ata_decode_address(d, false, &lba) ||
+        lba >= atalab_ata_addressable(d, false)) {
+        atalab_ata_cmd_error(d, ATA_ERR_IDNF, "IDNF");
         return;
     }
     atalab_ata_cmd_ok(d);
 }
 
-static void start_rw(AtalabDrive *d, bool lba48, bool write, bool dma,
-                     unsigned block)
+/* RECALIBRATE (ATA-1..ATA-3): the heads go to cylinder 0. */
+void atalab_ata_cmd_recalibrate(AtalabDrive *d)
 {
-    if (!setup_range(d, lba48)) {
-        return;
-    }
-    d->writing = write;
-    d->block = block;
-    if (dma) {
-        /* DMA protocol: DRQ while the bus master moves the data. */
-        d->phase = ATA_PHASE_DMA;
-        /*
-         * Check the controller's setting for this transfer; in strict
-         * mode a mis-timed Ultra DMA transfer ends with ICRC.
-         */
-        d->icrc = atalab_ctrl_check_xfer(d, ATALAB_XFER_DMA) &&
-                  d->ctrl->strict && d->udma_mode >= 0;
-        d->status = ATA_STAT_DRDY | ATA_STAT_DRQ;
-        atalab_bm_kick(d->chan);
-    } else if (write) {
-        /* Data-out: the first block is requested without an interrupt. */
-        d->phase = ATA_PHASE_PIO_OUT;
-        pio_out_next(d);
-    } else {
-        d->phase = ATA_PHASE_PIO_IN;
-        pio_in_next(d);
-    }
+    atalab_ata_cmd_ok(d);
 }
 
-static void start_multiple(AtalabDrive *d, bool lba48, bool write)
-{
-    if (!d->mult) {
-        atalab_trace(d->ctrl, "ata%u cmd d%u 0x%02x %s", d->chan->index,
-                     d->unit, d->cmd, atalab_ata_cmd_name(d->cmd));
-        atalab_ata_cmd_error(d, ATA_ERR_ABRT, "ABRT-no-multiple-mode");
-        return;
-    }
-    start_rw(d, lba48, write, false, d->mult);
-}
-
-static void read_verify(AtalabDrive *d, bool lba48)
-{
-    if (setup_range(d, lba48)) {
-        d->remaining = 0;
-        atalab_ata_cmd_ok(d);
-    }
-}
-
-static void identify(AtalabDrive *d)
+static void identify_source(AtalabDrive *d, uint32_t block, uint8_t *buf)
 {
     uint16_t words[256];
-    uint8_t *buf = atalab_ata_buf(d);
     unsigned i;
 
     atalab_ata_identify(d, words);
@@ -312,31 +278,53 @@ static void identify(AtalabDrive *d)
         buf[2 * i] = words[i];
         buf[2 * i + 1] = words[i] >> 8;
     }
-    d->phase = ATA_PHASE_PIO_IN;
-    d->remaining = 0;
-    d->data_pos = 0;
-    d->data_end = ATA_SECTOR_SIZE;
-    d->status = ATA_STAT_DRDY | ATA_STAT_DRQ;
-    atalab_ata_raise(d);
 }
 
-/* SET FEATURES 03h: the Sector Count register holds the mode. */
+void atalab_ata_cmd_identify(AtalabDrive *d)
+{
+    atalab_ata_pio_in_generated(d, 1, identify_source);
+}
+
+static void buffer_source(AtalabDrive *d, uint32_t block, uint8_t *buf)
+{
+    memcpy(buf, d->rw_buffer, ATA_SECTOR_SIZE);
+}
+
+static void buffer_sink(AtalabDrive *d, uint32_t block, const uint8_t *buf)
+{
+    memcpy(d->rw_buffer, buf, ATA_SECTOR_SIZE);
+}
+
+void atalab_ata_cmd_read_buffer(AtalabDrive *d)
+{
+    atalab_ata_pio_in_generated(d, 1, buffer_source);
+}
+
+void atalab_ata_cmd_write_buffer(AtalabDrive *d)
+{
+    atalab_ata_pio_out_consumed(d, 1, buffer_sink);
+}
+
+/* SET FEATURES 03h: the Count register holds the mode. */
 static bool set_xfer_mode(AtalabDrive *d, uint8_t mode)
 {
     unsigned n = mode & 0x07;
 
     switch (mode & 0xF8) {
-    case 0x00:                  /* PIO default mode (IORDY on/off) */
-        if (n > 1) {
+    case 0x00:                  /* PIO default mode, IORDY on/off */
+        if (n > 1 || (n == 1 && !(atalab_ata_identify_word(d, 49) &
+                                  ATA_ID49_IORDY_DISABLE))) {
             return false;
         }
         d->pio_mode = -1;
+        d->iordy_disabled = n == 1;
         return true;
     case 0x08:                  /* PIO flow control mode n */
-        if (n > 4) {
+        if (n > ATA_PIO_MAX) {
             return false;
         }
         d->pio_mode = n;
+        d->iordy_disabled = false;
         return true;
     case 0x20:                  /* Multiword DMA mode n */
         if (n > 2) {
@@ -356,49 +344,75 @@ static bool set_xfer_mode(AtalabDrive *d, uint8_t mode)
     return false;
 }
 
-static void set_features(AtalabDrive *d)
+/* SET FEATURES 82h: the cache is written back first. */
+static void wcache_off_flushed(AtalabDrive *d, int ret)
+{
+    if (ret < 0) {
+        atalab_ata_cmd_error(d, ATA_ERR_ABRT, "ABRT-flush");
+        return;
+    }
+    d->wcache = false;
+    atalab_ata_cmd_ok(d);
+}
+
+void atalab_ata_cmd_set_features(AtalabDrive *d)
 {
     switch (d->feature) {
     case SF_WCACHE_ON:
         d->wcache = true;
         break;
     case SF_WCACHE_OFF:
-        d->wcache = false;
-        break;
+        d->phase = ATA_PHASE_NODATA;
+        d->status = ATA_STAT_BSY | ATA_STAT_DRDY;
+        atalab_ata_io_flush(d, wcache_off_flushed);
+        return;
     case SF_XFER_MODE:
         if (!set_xfer_mode(d, d->count)) {
-            cmd_abort(d);
+            atalab_ata_cmd_abort(d);
             return;
         }
         break;
+    case SF_LOOKAHEAD_ON:
+    case SF_LOOKAHEAD_OFF:
+        d->lookahead = d->feature == SF_LOOKAHEAD_ON;
+        break;
+    case SF_REVERT_ON:
+    case SF_REVERT_OFF:
+        d->revert_on_reset = d->feature == SF_REVERT_ON;
+        break;
     default:
-        cmd_abort(d);
+        atalab_ata_cmd_abort(d);
         return;
     }
     atalab_ata_cmd_ok(d);
 }
 
-static void set_multiple(AtalabDrive *d)
+/*
+ * SET MULTIPLE MODE: block sizes are powers of two up to IDENTIFY word 47
+ * (16); count 0 disables multiple mode, an unsupported count is aborted
+ * and also leaves multiple mode disabled.
+ */
+void atalab_ata_cmd_set_multiple(AtalabDrive *d)
 {
     unsigned n = d->count;
 
-    /* Block sizes: powers of two up to IDENTIFY word 47 (16). */
-    if (n == 0 || n > ATA_MAX_MULT || (n & (n - 1))) {
-        cmd_abort(d);
+    if (n > ATA_MAX_MULT || (n & (n - 1))) {
+        d->mult = 0;
+        atalab_ata_cmd_abort(d);
         return;
     }
     d->mult = n;
     atalab_ata_cmd_ok(d);
 }
 
-static void init_dev_params(AtalabDrive *d)
+void atalab_ata_cmd_init_dev_params(AtalabDrive *d)
 {
-    unsigned heads = (d->chan->device & 0x0F) + 1;
+    unsigned heads = (d->bus->device & 0x0F) + 1;
     unsigned spt = d->count;
     uint64_t cyls;
 
     if (spt == 0) {
-        cmd_abort(d);
+        atalab_ata_cmd_abort(d);
         return;
     }
     cyls = d->sectors / (heads * spt);
@@ -408,14 +422,7 @@ static void init_dev_params(AtalabDrive *d)
     atalab_ata_cmd_ok(d);
 }
 
-static void flush_cache(AtalabDrive *d)
-{
-    d->phase = ATA_PHASE_NODATA;
-    d->status = ATA_STAT_BSY | ATA_STAT_DRDY;
-    atalab_ata_submit(d, ATA_REQ_FLUSH, 0, 0);
-}
-
-void atalab_ata_flush_done(AtalabDrive *d, int ret)
+static void flush_done(AtalabDrive *d, int ret)
 {
     if (ret < 0) {
         atalab_ata_cmd_error(d, ATA_ERR_ABRT, "ABRT-flush");
@@ -424,124 +431,51 @@ void atalab_ata_flush_done(AtalabDrive *d, int ret)
     atalab_ata_cmd_ok(d);
 }
 
-void atalab_ata_exec_diagnostic(AtalabChannel *ch)
+void atalab_ata_cmd_flush(AtalabDrive *d)
 {
-    AtalabDrive *d0 = ch->drive[0];
-    AtalabDrive *d1 = ch->drive[1];
-    unsigned i;
-
-    atalab_trace(d0->ctrl, "ata%u cmd d%u 0x90 %s", ch->index,
-                 atalab_ata_selected(ch)->unit,
-                 atalab_ata_cmd_name(CMD_DIAGNOSTIC));
-    for (i = 0; i < 2; i++) {
-        AtalabDrive *d = ch->drive[i];
-
-        atalab_ata_abort(d);
-        d->cmd = CMD_DIAGNOSTIC;
-        d->sleeping = false;
-        atalab_ata_set_signature(d);
-    }
-    ch->device = 0;
-    /* Device 0 reports for both and asserts INTRQ. */
-    if (d1->present) {
-        d1->status = ATA_STAT_DRDY;
-    }
-    if (d0->present) {
-        atalab_ata_cmd_ok(d0);
-    } else {
-        atalab_ata_cmd_ok(d1);
-    }
+    d->phase = ATA_PHASE_NODATA;
+    d->status = ATA_STAT_BSY | ATA_STAT_DRDY;
+    atalab_ata_io_flush(d, flush_done);
 }
 
-void atalab_ata_exec(AtalabDrive *d, uint8_t cmd)
+void atalab_ata_exec_diagnostic(AtalabAtaBus *bus)
 {
-    d->cmd = cmd;
-    d->error = 0;
+    unsigned i;
 
-    switch (cmd) {
-    case CMD_READ_SECTORS:
-        start_rw(d, false, false, false, 1);
-        return;
-    case CMD_READ_SECTORS_EXT:
-        start_rw(d, true, false, false, 1);
-        return;
-    case CMD_WRITE_SECTORS:
-        start_rw(d, false, true, false, 1);
-        return;
-    case CMD_WRITE_SECTORS_EXT:
-        start_rw(d, true, true, false, 1);
-        return;
-    case CMD_READ_MULTIPLE:
-        start_multiple(d, false, false);
-        return;
-    case CMD_READ_MULTIPLE_EXT:
-        start_multiple(d, true, false);
-        return;
-    case CMD_WRITE_MULTIPLE:
-        start_multiple(d, false, true);
-        return;
-    case CMD_WRITE_MULTIPLE_EXT:
-        start_multiple(d, true, true);
-        return;
-    case CMD_READ_DMA:
-        start_rw(d, false, false, true, 0);
-        return;
-    case CMD_READ_DMA_EXT:
-        start_rw(d, true, false, true, 0);
-        return;
-    case CMD_WRITE_DMA:
-        start_rw(d, false, true, true, 0);
-        return;
-    case CMD_WRITE_DMA_EXT:
-        start_rw(d, true, true, true, 0);
-        return;
-    case CMD_READ_VERIFY:
-        read_verify(d, false);
-        return;
-    case CMD_READ_VERIFY_EXT:
-        read_verify(d, true);
+    atalab_trace(bus->host, "ata%u cmd d%u 0x90 %s", bus->index,
+                 atalab_ata_selected(bus)->unit,
+                 atalab_ata_cmd_name(0x90));
+    for (i = 0; i < 2; i++) {
+        AtalabDrive *d = &bus->drive[i];
+
+        /* Writing the Command register clears both interrupts. */
+        d->intrq = false;
+        atalab_ata_abort_command(d, "diagnostic");
+        d->cmd = 0x90;
+        d->info = atalab_ata_cmd_info(0x90);
+        d->prev_cmd = 0x90;
+        atalab_ata_power_reset(d);
+        atalab_ata_set_signature(d);
+    }
+    bus->device = 0;
+    atalab_ata_update_irq(bus);
+    if (bus->drive[0].req.abandoned || bus->drive[1].req.abandoned) {
+        /* Finished by the last abandoned request's completion. */
+        bus->diag_pending = true;
         return;
     }
+    atalab_ata_diagnostic_done(bus);
+}
 
-    atalab_trace(d->ctrl, "ata%u cmd d%u 0x%02x %s feature=0x%02x "
-                 "count=0x%02x", d->chan->index, d->unit, cmd,
-                 atalab_ata_cmd_name(cmd), d->feature, d->count);
-    switch (cmd) {
-    case CMD_IDENTIFY:
-        identify(d);
-        break;
-    case CMD_SET_FEATURES:
-        set_features(d);
-        break;
-    case CMD_SET_MULTIPLE:
-        set_multiple(d);
-        break;
-    case CMD_FLUSH_CACHE:
-    case CMD_FLUSH_CACHE_EXT:
-        flush_cache(d);
-        break;
-    case CMD_INIT_DEV_PARAMS:
-        init_dev_params(d);
-        break;
-    case CMD_CHECK_POWER_MODE:
-        /* Count: 00h standby, FFh active or idle. */
-        d->count = d->standby ? 0x00 : 0xFF;
-        atalab_ata_cmd_ok(d);
-        break;
-    case CMD_IDLE_IMMEDIATE:
-        d->standby = false;
-        atalab_ata_cmd_ok(d);
-        break;
-    case CMD_STANDBY_IMMEDIATE:
-        d->standby = true;
-        atalab_ata_cmd_ok(d);
-        break;
-    case CMD_SLEEP:
-        d->sleeping = true;
-        atalab_ata_cmd_ok(d);
-        break;
-    default:
-        cmd_abort(d);
-        break;
+void atalab_ata_diagnostic_done(AtalabAtaBus *bus)
+{
+    AtalabDrive *d0 = &bus->drive[0];
+    AtalabDrive *d1 = &bus->drive[1];
+
+    bus->diag_pending = false;
+    if (d1->present) {
+        d1->status = ATA_STAT_READY;
     }
+    /* Device 0 reports for both and asserts INTRQ. */
+    atalab_ata_cmd_ok(d0->present ? d0 : d1);
 }

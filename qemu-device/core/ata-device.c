@@ -1,6 +1,6 @@
 /*
  * atalab emulator core: ATA devices -- command block registers, the data
- * port, interrupts, resets and backend requests.
+ * port, interrupts, resets, command dispatch and abandoned requests.
  *
  * References: ATA/ATAPI-7 volume 1 (T13 1532D) clause 7 (register
  * descriptions) and volume 2 (T13 1532D vol. 2) clauses on the PIO and
@@ -12,8 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ata-device.h"
-#include "bmdma.h"
+#include "ata-internal.h"
 #include "trace.h"
 
 /*
@@ -23,64 +22,78 @@
  */
 #define ATA_FLOAT_BYTE      0x7F
 
-typedef struct AtaReq {
-    AtalabDrive *d;
-    uint32_t gen;               /* d->gen when submitted */
-    AtaReqKind kind;
-    uint8_t *buf;               /* owned by the request while in flight */
-    uint64_t lba;
-    unsigned sectors;
-} AtaReq;
-
 static void copy_string(char *dst, size_t size, const char *src,
                         const char *dflt)
 {
     g_strlcpy(dst, src ? src : dflt, size);
 }
 
-void atalab_ata_init(AtalabCtrl *c, unsigned index,
-                     const AtalabDriveConfig *cfg)
+static void drive_init(AtalabAtaBus *bus, unsigned unit,
+                       const AtalabDriveConfig *cfg, bool sata)
 {
-    AtalabDrive *d = &c->drive[index];
+    AtalabDrive *d = &bus->drive[unit];
     char serial[21];
 
-    memset(d, 0, sizeof(*d));
-    d->ctrl = c;
-    d->chan = &c->chan[index / 2];
-    d->index = index;
-    d->unit = index % 2;
-    d->present = cfg->present;
-    d->sectors = cfg->present ? cfg->sectors : 0;
-    snprintf(serial, sizeof(serial), "ATALAB%04u", index);
+    d->bus = bus;
+    d->host = bus->host;
+    d->index = bus->index * 2 + unit;
+    d->unit = unit;
+    d->attached = cfg->present;
+    d->sata = sata;
+    /* A SATA drive answers once its port is enabled (PCS). */
+    d->present = cfg->present && !sata;
+    d->native_sectors = cfg->present ? cfg->sectors : 0;
+    d->sectors = d->sectors_nv = d->native_sectors;
+    snprintf(serial, sizeof(serial), "ATALAB%04u", d->index);
     copy_string(d->model, sizeof(d->model), cfg->model, "ATALAB HARDDISK");
     copy_string(d->serial, sizeof(d->serial), cfg->serial, serial);
     copy_string(d->fwrev, sizeof(d->fwrev), cfg->fwrev, "0.1");
-    atalab_ata_default_geometry(d->sectors, &d->cyls, &d->heads, &d->spt);
-    d->chan->drive[d->unit] = d;
+    atalab_ata_io_init(d);
+    atalab_ata_power_init(d);
+    atalab_ata_smart_init(d);
 }
 
-void atalab_ata_fini(AtalabDrive *d)
+void atalab_ata_bus_init(AtalabAtaBus *bus, unsigned index,
+                         const AtalabHost *host, const AtalabAtaHooks *hooks,
+                         AtalabDmaPort *port, const AtalabDriveConfig cfg[2],
+                         bool sata)
 {
-    g_free(d->buf);
-    d->buf = NULL;
-}
+    unsigned u;
 
-uint8_t *atalab_ata_buf(AtalabDrive *d)
-{
-    if (!d->buf) {
-        d->buf = g_malloc(ATA_BUF_SIZE);
+    memset(bus, 0, sizeof(*bus));
+    bus->index = index;
+    bus->host = host;
+    bus->hooks = hooks;
+    bus->port = port;
+    for (u = 0; u < 2; u++) {
+        drive_init(bus, u, &cfg[u], sata);
     }
-    return d->buf;
 }
 
-AtalabDrive *atalab_ata_selected(AtalabChannel *ch)
+void atalab_ata_bus_fini(AtalabAtaBus *bus)
 {
-    return ch->drive[(ch->device & ATA_DEV_DEV) ? 1 : 0];
+    unsigned u;
+
+    for (u = 0; u < 2; u++) {
+        atalab_ata_smart_fini(&bus->drive[u]);
+        atalab_ata_power_fini(&bus->drive[u]);
+        atalab_ata_io_fini(&bus->drive[u]);
+    }
 }
 
-static bool channel_empty(const AtalabChannel *ch)
+unsigned atalab_ata_bus_inflight(const AtalabAtaBus *bus)
 {
-    return !ch->drive[0]->present && !ch->drive[1]->present;
+    return bus->drive[0].req.inflight + bus->drive[1].req.inflight;
+}
+
+AtalabDrive *atalab_ata_selected(AtalabAtaBus *bus)
+{
+    return &bus->drive[(bus->device & ATA_DEV_DEV) ? 1 : 0];
+}
+
+static bool bus_empty(const AtalabAtaBus *bus)
+{
+    return !bus->drive[0].present && !bus->drive[1].present;
 }
 
 /*
@@ -89,47 +102,42 @@ static bool channel_empty(const AtalabChannel *ch)
  * Status and Alternate Status read 00h, the other registers show device
  * 0's copies.  The same is done for an absent device 0.
  */
-static AtalabDrive *responder(AtalabChannel *ch)
+static AtalabDrive *responder(AtalabAtaBus *bus)
 {
-    AtalabDrive *sel = atalab_ata_selected(ch);
+    AtalabDrive *sel = atalab_ata_selected(bus);
 
-    return sel->present ? sel : ch->drive[sel->unit ^ 1];
+    return sel->present ? sel : &bus->drive[sel->unit ^ 1];
 }
 
-void atalab_ata_update_irq(AtalabChannel *ch)
+uint8_t atalab_ata_status(const AtalabDrive *d)
 {
-    AtalabCtrl *c = ch->drive[0]->ctrl;
-    AtalabDrive *sel = atalab_ata_selected(ch);
-    bool level = sel->present && sel->intrq &&
-                 !(ch->devctl & ATA_CTL_NIEN);
+    /*
+     * A reset or diagnostic does not finish while a request it abandoned
+     * is still with the backend: the drive stays busy until then.
+     */
+    if (d->req.abandoned || d->bus->diag_pending) {
+        return ATA_STAT_BSY;
+    }
+    return d->status;
+}
 
-    if (level == ch->irq_level) {
+void atalab_ata_update_irq(AtalabAtaBus *bus)
+{
+    AtalabDrive *sel = atalab_ata_selected(bus);
+    bool level = sel->present && sel->intrq &&
+                 !(bus->devctl & ATA_CTL_NIEN);
+
+    if (level == bus->irq_level) {
         return;
     }
-    ch->irq_level = level;
-    atalab_trace(c, "irq%u %d", ch->index, level);
-    if (level) {
-        atalab_bm_irq_edge(ch);
-    }
-    if (c->host->set_irq) {
-        c->host->set_irq(c->host->opaque, ch->index, level);
-    }
+    bus->irq_level = level;
+    bus->hooks->irq(bus->hooks->opaque, bus->index, level);
 }
 
 void atalab_ata_raise(AtalabDrive *d)
 {
     d->intrq = true;
-    atalab_ata_update_irq(d->chan);
-}
-
-void atalab_ata_abort(AtalabDrive *d)
-{
-    d->gen++;
-    d->icrc = false;
-    d->io_inflight = false;
-    d->phase = ATA_PHASE_IDLE;
-    d->remaining = 0;
-    d->data_pos = d->data_end = 0;
+    atalab_ata_update_irq(d->bus);
 }
 
 void atalab_ata_set_signature(AtalabDrive *d)
@@ -145,80 +153,107 @@ void atalab_ata_set_signature(AtalabDrive *d)
     d->error = 0x01;
 }
 
-void atalab_ata_set_lba_regs(AtalabDrive *d, uint64_t lba)
+void atalab_ata_abort_command(AtalabDrive *d, const char *why)
 {
-    AtalabChannel *ch = d->chan;
+    AtalabAtaBus *bus = d->bus;
 
-    d->lbal = lba;
-    d->lbam = lba >> 8;
-    d->lbah = lba >> 16;
-    if (d->lba48) {
-        d->hob_lbal = lba >> 24;
-        d->hob_lbam = lba >> 32;
-        d->hob_lbah = lba >> 40;
-    } else if (ch->device & ATA_DEV_LBA) {
-        ch->device = (ch->device & 0xF0) | ((lba >> 24) & 0x0F);
+    if (d->phase != ATA_PHASE_IDLE && d->phase != ATA_PHASE_RESET) {
+        atalab_trace(d->host, "ata%u abort d%u 0x%02x %s", bus->index,
+                     d->unit, d->cmd, why);
+    }
+    /* Everything that refers to the command goes before the drain. */
+    d->seq++;
+    d->phase = ATA_PHASE_IDLE;
+    d->remaining = 0;
+    d->data_pos = d->data_end = 0;
+    d->pio_source = NULL;
+    d->pio_sink = NULL;
+    d->icrc = false;
+    d->dma_waiting = false;
+    d->dma_stuck = false;
+    if (bus->dma_owner == d) {
+        bus->dma_owner = NULL;
+    }
+    atalab_ata_io_abandon(d);
+}
+
+void atalab_ata_abandoned_done(AtalabDrive *d)
+{
+    AtalabAtaBus *bus = d->bus;
+
+    if (bus->diag_pending && !bus->drive[0].req.abandoned &&
+        !bus->drive[1].req.abandoned) {
+        atalab_ata_diagnostic_done(bus);
     }
 }
 
-/* Power-on defaults of a drive's settings and registers. */
-static void drive_power_on(AtalabDrive *d)
+/* Settings that power-on (and SRST with reverting enabled) restore. */
+static void settings_defaults(AtalabDrive *d)
 {
-    atalab_ata_abort(d);
-    d->intrq = false;
     d->cur_cyls = d->cyls;
     d->cur_heads = d->heads;
     d->cur_spt = d->spt;
     d->mult = 0;
     d->wcache = true;
+    d->lookahead = true;
+    d->revert_on_reset = false;
     d->pio_mode = -1;
     d->mwdma_mode = -1;
     d->udma_mode = -1;
-    d->standby = false;
-    d->sleeping = false;
-    atalab_ata_set_signature(d);
-    d->status = d->present ? ATA_STAT_DRDY : 0;
+    d->iordy_disabled = false;
 }
 
-void atalab_ata_channel_power_on(AtalabChannel *ch)
+/* Power-on defaults of a drive's settings and registers. */
+static void drive_power_on(AtalabDrive *d)
 {
-    AtalabCtrl *c = ch->drive[0]->ctrl;
+    atalab_ata_abort_command(d, "power-on");
+    d->intrq = false;
+    atalab_ata_hpa_power_on(d);
+    atalab_ata_default_geometry(d->sectors, &d->cyls, &d->heads, &d->spt);
+    settings_defaults(d);
+    atalab_ata_power_on_defaults(d);
+    atalab_ata_smart_power_on(d);
+    atalab_ata_set_signature(d);
+    d->prev_cmd = 0;
+    d->status = d->present ? ATA_STAT_READY : 0;
+}
 
-    drive_power_on(ch->drive[0]);
-    drive_power_on(ch->drive[1]);
-    ch->device = 0;
-    ch->devctl = 0;
-    if (ch->irq_level) {
-        ch->irq_level = false;
-        atalab_trace(c, "irq%u 0", ch->index);
-        if (c->host->set_irq) {
-            c->host->set_irq(c->host->opaque, ch->index, false);
-        }
-    }
+void atalab_ata_bus_power_on(AtalabAtaBus *bus)
+{
+    drive_power_on(&bus->drive[0]);
+    drive_power_on(&bus->drive[1]);
+    bus->device = 0;
+    bus->devctl = 0;
+    bus->diag_pending = false;
+    bus->dma_owner = NULL;
+    atalab_ata_update_irq(bus);
+}
+
+void atalab_ata_set_present(AtalabDrive *d, bool present)
+{
+    d->present = present;
 }
 
 /*
  * Device Control register (ATA-7 vol. 1, Device Control): SRST starts a
  * software reset of both devices, which ends when SRST is cleared
- * (ATA-7 vol. 2, software reset protocol).  Settings survive it.
+ * (ATA-7 vol. 2, software reset protocol).  Settings survive it unless
+ * reverting to defaults was enabled (SET FEATURES CCh).
  */
-void atalab_ata_devctl_write(AtalabChannel *ch, uint8_t val)
+void atalab_ata_devctl_write(AtalabAtaBus *bus, uint8_t val)
 {
-    AtalabCtrl *c = ch->drive[0]->ctrl;
-    uint8_t old = ch->devctl;
+    uint8_t old = bus->devctl;
     unsigned i;
 
-    ch->devctl = val;
+    bus->devctl = val;
     if (!(old & ATA_CTL_SRST) && (val & ATA_CTL_SRST)) {
-        atalab_trace(c, "ata%u reset srst=1", ch->index);
+        atalab_trace(bus->host, "ata%u reset srst=1", bus->index);
+        bus->diag_pending = false;
         for (i = 0; i < 2; i++) {
-            AtalabDrive *d = ch->drive[i];
+            AtalabDrive *d = &bus->drive[i];
 
-            if (d->io_inflight && atalab_tracing(c)) {
-                atalab_trace(c, "ata%u abort d%u 0x%02x in-flight",
-                             ch->index, i, d->cmd);
-            }
-            atalab_ata_abort(d);
+            atalab_ata_abort_command(d, "srst");
+            atalab_ata_smart_reset(d);
             d->phase = ATA_PHASE_RESET;
             d->intrq = false;
             if (d->present) {
@@ -226,30 +261,34 @@ void atalab_ata_devctl_write(AtalabChannel *ch, uint8_t val)
             }
         }
     } else if ((old & ATA_CTL_SRST) && !(val & ATA_CTL_SRST)) {
-        atalab_trace(c, "ata%u reset srst=0", ch->index);
+        atalab_trace(bus->host, "ata%u reset srst=0", bus->index);
         for (i = 0; i < 2; i++) {
-            AtalabDrive *d = ch->drive[i];
+            AtalabDrive *d = &bus->drive[i];
 
             d->phase = ATA_PHASE_IDLE;
-            d->sleeping = false;
+            if (d->revert_on_reset) {
+                settings_defaults(d);
+            }
+            atalab_ata_power_reset(d);
             atalab_ata_set_signature(d);
+            d->prev_cmd = 0;
             if (d->present) {
-                d->status = ATA_STAT_DRDY;
+                d->status = ATA_STAT_READY;
             }
         }
-        ch->device = 0;
+        bus->device = 0;
     }
-    atalab_ata_update_irq(ch);
+    atalab_ata_update_irq(bus);
 }
 
-uint8_t atalab_ata_altstatus(AtalabChannel *ch)
+uint8_t atalab_ata_altstatus(AtalabAtaBus *bus)
 {
-    AtalabDrive *sel = atalab_ata_selected(ch);
+    AtalabDrive *sel = atalab_ata_selected(bus);
 
-    if (channel_empty(ch)) {
+    if (bus_empty(bus)) {
         return ATA_FLOAT_BYTE;
     }
-    return sel->present ? sel->status : 0x00;
+    return sel->present ? atalab_ata_status(sel) : 0x00;
 }
 
 static uint32_t all_ones(unsigned size)
@@ -259,15 +298,22 @@ static uint32_t all_ones(unsigned size)
 
 static void protocol_violation(AtalabDrive *d, const char *what)
 {
-    atalab_trace(d->ctrl, "ata%u violation d%u %s status=0x%02x",
-                 d->chan->index, d->unit, what, d->status);
+    atalab_trace(d->host, "ata%u violation d%u %s status=0x%02x",
+                 d->bus->index, d->unit, what, atalab_ata_status(d));
 }
 
 static bool data_port_open(AtalabDrive *d, AtaPhase phase)
 {
-    return d->present && (d->status & ATA_STAT_DRQ) &&
-           !(d->status & ATA_STAT_BSY) && d->phase == phase &&
-           !d->io_inflight;
+    return d->present && d->phase == phase &&
+           atalab_ata_status(d) == (ATA_STAT_READY | ATA_STAT_DRQ);
+}
+
+/* First access of a DRQ block: a PIO transfer starts. */
+static void pio_block_starts(AtalabDrive *d)
+{
+    const AtalabAtaHooks *hk = d->bus->hooks;
+
+    hk->check_xfer(hk->opaque, d, ATALAB_XFER_PIO);
 }
 
 static uint32_t data_read(AtalabDrive *d, unsigned size)
@@ -280,14 +326,13 @@ static uint32_t data_read(AtalabDrive *d, unsigned size)
         return all_ones(size);
     }
     if (d->data_pos == 0) {
-        /* First access of a DRQ block: a PIO transfer starts. */
-        atalab_ctrl_check_xfer(d, ATALAB_XFER_PIO);
+        pio_block_starts(d);
     }
     for (i = 0; i < size; i++) {
         uint8_t b = 0xFF;
 
         if (d->data_pos < d->data_end) {
-            b = d->buf[d->data_pos++];
+            b = d->pio_buf[d->data_pos++];
         }
         val |= (uint32_t)b << (i * 8);
     }
@@ -306,26 +351,26 @@ static void data_write(AtalabDrive *d, uint32_t val, unsigned size)
         return;
     }
     if (d->data_pos == 0) {
-        atalab_ctrl_check_xfer(d, ATALAB_XFER_PIO);
+        pio_block_starts(d);
     }
     for (i = 0; i < size && d->data_pos < d->data_end; i++) {
-        d->buf[d->data_pos++] = val >> (i * 8);
+        d->pio_buf[d->data_pos++] = val >> (i * 8);
     }
     if (d->data_pos >= d->data_end) {
         atalab_ata_pio_out_filled(d);
     }
 }
 
-uint32_t atalab_ata_reg_read(AtalabChannel *ch, unsigned reg, unsigned size)
+uint32_t atalab_ata_reg_read(AtalabAtaBus *bus, unsigned reg, unsigned size)
 {
-    AtalabDrive *sel = atalab_ata_selected(ch);
+    AtalabDrive *sel = atalab_ata_selected(bus);
     AtalabDrive *r;
-    bool hob = ch->devctl & ATA_CTL_HOB;
+    bool hob = bus->devctl & ATA_CTL_HOB;
 
-    if (channel_empty(ch)) {
+    if (bus_empty(bus)) {
         return reg == ATA_REG_DATA ? all_ones(size) : ATA_FLOAT_BYTE;
     }
-    r = responder(ch);
+    r = responder(bus);
     switch (reg) {
     case ATA_REG_DATA:
         if (!sel->present) {
@@ -343,7 +388,7 @@ uint32_t atalab_ata_reg_read(AtalabChannel *ch, unsigned reg, unsigned size)
     case ATA_REG_LBAH:
         return hob ? r->hob_lbah : r->lbah;
     case ATA_REG_DEVICE:
-        return ch->device;
+        return bus->device;
     case ATA_REG_COMMAND:
         if (!sel->present) {
             return 0x00;
@@ -351,9 +396,9 @@ uint32_t atalab_ata_reg_read(AtalabChannel *ch, unsigned reg, unsigned size)
         /* Reading Status acknowledges the interrupt (ATA-7 vol. 1). */
         if (sel->intrq) {
             sel->intrq = false;
-            atalab_ata_update_irq(ch);
+            atalab_ata_update_irq(bus);
         }
-        return sel->status;
+        return atalab_ata_status(sel);
     }
     return 0xFF;
 }
@@ -364,15 +409,89 @@ static void latch(uint8_t *reg, uint8_t *hob, uint8_t val)
     *reg = val;
 }
 
-void atalab_ata_reg_write(AtalabChannel *ch, unsigned reg, uint32_t val,
+static void exec_command(AtalabDrive *d, uint8_t op)
+{
+    const AtaCmdInfo *info = atalab_ata_cmd_info(op);
+
+    d->cmd = op;
+    d->info = info;
+    d->seq++;
+    d->error = 0;
+    d->lba48 = info->flags & ATA_CF_LBA48;
+    d->writing = info->flags & ATA_CF_WRITE;
+    d->fua = info->flags & ATA_CF_FUA;
+    d->block_index = 0;
+    atalab_ata_power_command(d, info);
+    if (!(info->flags & ATA_CF_RANGE)) {
+        atalab_trace(d->host, "ata%u cmd d%u 0x%02x %s feature=0x%02x "
+                     "count=0x%02x", d->bus->index, d->unit, op,
+                     atalab_ata_cmd_name(op), d->feature, d->count);
+    }
+    if (!info->handler) {
+        atalab_ata_cmd_abort(d);
+    } else {
+        info->handler(d);
+    }
+    /* SET MAX ADDRESS needs to know what came right before it. */
+    d->prev_cmd = op;
+}
+
+static void command_write(AtalabAtaBus *bus, uint8_t val)
+{
+    AtalabDrive *sel = atalab_ata_selected(bus);
+    AtalabDrive *r = responder(bus);
+    uint8_t st;
+
+    /* EXECUTE DEVICE DIAGNOSTIC is executed by both devices. */
+    if (val == 0x90) {
+        if (atalab_ata_status(r) & (ATA_STAT_BSY | ATA_STAT_DRQ)) {
+            atalab_trace(bus->host, "ata%u ignored d%u %s cmd=0x90",
+                         bus->index, r->unit,
+                         (atalab_ata_status(r) & ATA_STAT_BSY) ? "busy" :
+                         "drq");
+            return;
+        }
+        atalab_ata_exec_diagnostic(bus);
+        return;
+    }
+    if (!sel->present) {
+        atalab_trace(bus->host, "ata%u ignored d%u absent cmd=0x%02x",
+                     bus->index, sel->unit, val);
+        return;
+    }
+    st = atalab_ata_status(sel);
+    if (st & (ATA_STAT_BSY | ATA_STAT_DRQ)) {
+        atalab_trace(bus->host, "ata%u ignored d%u %s cmd=0x%02x",
+                     bus->index, sel->unit,
+                     (st & ATA_STAT_BSY) ? "busy" : "drq", val);
+        return;
+    }
+    if (sel->power == ATA_POWER_SLEEP) {
+        /* Only a reset leaves Sleep mode (ATA-7 vol. 1, SLEEP). */
+        atalab_trace(bus->host, "ata%u ignored d%u sleeping cmd=0x%02x",
+                     bus->index, sel->unit, val);
+        return;
+    }
+    /*
+     * Writing the Command register clears a pending interrupt (ATA-7
+     * vol. 1, interrupt pending: cleared by a Status read or a Command
+     * write), so the command's own completion gives a new edge.
+     */
+    if (sel->intrq) {
+        sel->intrq = false;
+        atalab_ata_update_irq(bus);
+    }
+    exec_command(sel, val);
+}
+
+void atalab_ata_reg_write(AtalabAtaBus *bus, unsigned reg, uint32_t val,
                           unsigned size)
 {
-    AtalabCtrl *c = ch->drive[0]->ctrl;
-    AtalabDrive *sel = atalab_ata_selected(ch);
+    AtalabDrive *sel = atalab_ata_selected(bus);
     AtalabDrive *r;
     unsigned i;
 
-    if (channel_empty(ch)) {
+    if (bus_empty(bus)) {
         return;
     }
     if (reg == ATA_REG_DATA) {
@@ -381,17 +500,17 @@ void atalab_ata_reg_write(AtalabChannel *ch, unsigned reg, uint32_t val,
         }
         return;
     }
-    r = responder(ch);
-    if (r->status & ATA_STAT_BSY) {
+    r = responder(bus);
+    if (atalab_ata_status(r) & ATA_STAT_BSY) {
         /* Command block writes while BSY are ignored (ATA-7 vol. 1). */
-        atalab_trace(c, "ata%u ignored d%u busy reg=%u", ch->index,
+        atalab_trace(bus->host, "ata%u ignored d%u busy reg=%u", bus->index,
                      r->unit, reg);
         return;
     }
     /* A write to any command block register clears HOB. */
-    ch->devctl &= ~ATA_CTL_HOB;
+    bus->devctl &= ~ATA_CTL_HOB;
     for (i = 0; i < 2; i++) {
-        AtalabDrive *d = ch->drive[i];
+        AtalabDrive *d = &bus->drive[i];
 
         switch (reg) {
         case ATA_REG_FEATURE:
@@ -412,131 +531,9 @@ void atalab_ata_reg_write(AtalabChannel *ch, unsigned reg, uint32_t val,
         }
     }
     if (reg == ATA_REG_DEVICE) {
-        ch->device = val;
-        atalab_ata_update_irq(ch);
-        return;
-    }
-    if (reg != ATA_REG_COMMAND) {
-        return;
-    }
-
-    /* EXECUTE DEVICE DIAGNOSTIC is executed by both devices. */
-    if (val == 0x90) {
-        if (r->status & ATA_STAT_DRQ) {
-            atalab_trace(c, "ata%u ignored d%u drq cmd=0x90", ch->index,
-                         r->unit);
-            return;
-        }
-        atalab_ata_exec_diagnostic(ch);
-        return;
-    }
-    if (!sel->present) {
-        atalab_trace(c, "ata%u ignored d%u absent cmd=0x%02x", ch->index,
-                     sel->unit, val);
-        return;
-    }
-    if (sel->status & (ATA_STAT_BSY | ATA_STAT_DRQ)) {
-        atalab_trace(c, "ata%u ignored d%u %s cmd=0x%02x", ch->index,
-                     sel->unit,
-                     (sel->status & ATA_STAT_BSY) ? "busy" : "drq", val);
-        return;
-    }
-    if (sel->sleeping) {
-        /* Only a reset leaves Sleep mode (ATA-7 vol. 1, SLEEP). */
-        atalab_trace(c, "ata%u ignored d%u sleeping cmd=0x%02x", ch->index,
-                     sel->unit, val);
-        return;
-    }
-    atalab_ata_exec(sel, val);
-}
-
-/* Backend requests */
-
-static const char *const req_names[] = {
-    [ATA_REQ_PIO_READ] = "read",
-    [ATA_REQ_PIO_WRITE] = "write",
-    [ATA_REQ_DMA_READ] = "dma-read",
-    [ATA_REQ_DMA_WRITE] = "dma-write",
-    [ATA_REQ_FLUSH] = "flush",
-};
-
-static void req_done(void *opaque, int ret)
-{
-    AtaReq *req = opaque;
-    AtalabDrive *d = req->d;
-    AtalabCtrl *c = d->ctrl;
-
-    if (req->gen != d->gen) {
-        atalab_trace(c, "ata%u stale d%u %s lba=%" PRIu64 " count=%u "
-                     "ret=%d", d->chan->index, d->unit,
-                     req_names[req->kind], req->lba, req->sectors, ret);
-        g_free(req->buf);
-        g_free(req);
-        return;
-    }
-    d->io_inflight = false;
-    if (req->buf) {
-        if (d->buf) {
-            g_free(req->buf);
-        } else {
-            d->buf = req->buf;
-        }
-    }
-    if (ret < 0) {
-        atalab_trace(c, "ata%u io-error d%u %s lba=%" PRIu64 " count=%u "
-                     "ret=%d", d->chan->index, d->unit,
-                     req_names[req->kind], req->lba, req->sectors, ret);
-    }
-    switch (req->kind) {
-    case ATA_REQ_PIO_READ:
-        atalab_ata_pio_read_done(d, req->sectors, ret);
-        break;
-    case ATA_REQ_PIO_WRITE:
-        atalab_ata_pio_write_done(d, req->sectors, ret);
-        break;
-    case ATA_REQ_DMA_READ:
-    case ATA_REQ_DMA_WRITE:
-        atalab_bm_io_done(d, req->sectors, ret);
-        break;
-    case ATA_REQ_FLUSH:
-        atalab_ata_flush_done(d, ret);
-        break;
-    }
-    g_free(req);
-}
-
-void atalab_ata_submit(AtalabDrive *d, AtaReqKind kind, uint64_t lba,
-                       unsigned sectors)
-{
-    AtalabCtrl *c = d->ctrl;
-    const AtalabHost *h = c->host;
-    AtaReq *req = g_new0(AtaReq, 1);
-    bool fua = !d->wcache;
-
-    req->d = d;
-    req->gen = d->gen;
-    req->kind = kind;
-    req->lba = lba;
-    req->sectors = sectors;
-    d->io_inflight = true;
-
-    if (kind == ATA_REQ_FLUSH) {
-        atalab_trace(c, "ata%u io d%u flush", d->chan->index, d->unit);
-        h->blk_flush(h->opaque, d->index, req_done, req);
-        return;
-    }
-    /* The request owns the buffer until it completes. */
-    req->buf = atalab_ata_buf(d);
-    d->buf = NULL;
-    if (kind == ATA_REQ_PIO_READ || kind == ATA_REQ_DMA_READ) {
-        atalab_trace(c, "ata%u io d%u read lba=%" PRIu64 " count=%u",
-                     d->chan->index, d->unit, lba, sectors);
-        h->blk_read(h->opaque, d->index, lba * ATA_SECTOR_SIZE, req->buf,
-                    (size_t)sectors * ATA_SECTOR_SIZE, req_done, req);
-    } else {
-        atalab_trace(c, "ata%u io d%u write lba=%" PRIu64 " count=%u fua=%d",
-                     d->chan->index, d->unit, lba, sectors, fua);
-        h->blk_write(h->opaque, d->index, lba * ATA_SECTOR_SIZE, req->buf,
-                     (size_t)sectors * ATA_SECTOR_SIZE, fua, req_done, req);
+        bus->device = val;
+        atalab_ata_update_irq(bus);
+    } else if (reg == ATA_REG_COMMAND) {
+        command_write(bus, val);
     }
 }

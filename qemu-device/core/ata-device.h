@@ -1,71 +1,227 @@
 /*
- * atalab emulator core: ATA devices -- registers, protocol, interrupts,
- * resets and backend requests (ata-device.c), the command set
- * (ata-commands.c) and IDENTIFY DEVICE data (ata-identify.c).
+ * atalab emulator core: one channel's ATA bus and its two devices.
+ *
+ * This is what the controller sees of the ATA side: the command and control
+ * block registers, the interrupt line, resets, and the DMA client callbacks.
+ * The ATA code reaches the bus-master engine only through the DMA port
+ * (dma-port.h) and the controller only through AtalabAtaHooks; it includes
+ * neither bmdma.h nor ctrl-state.h.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #ifndef ATALAB_ATA_DEVICE_H
 #define ATALAB_ATA_DEVICE_H
 
-#include "ctrl-state.h"
+#include "atalab-ctrl.h"
+#include "atalab-host.h"
+#include "atalab-timing.h"
+#include "dma-port.h"
 
-/* ata-device.c */
-void atalab_ata_init(AtalabCtrl *c, unsigned index,
-                     const AtalabDriveConfig *cfg);
-void atalab_ata_fini(AtalabDrive *d);
-/* Hardware reset of one channel and its drives (PCIRST#, power-on). */
-void atalab_ata_channel_power_on(AtalabChannel *ch);
+#define ATA_SECTOR_SIZE         512
+#define ATA_MAX_MULT            16      /* IDENTIFY word 47 */
+#define ATA_PIO_MAX             4       /* IDENTIFY word 64: PIO 3 and 4 */
+/* Largest backend request of a DMA command or READ VERIFY: 1 MiB. */
+#define ATA_CHUNK_SECTORS       2048
+#define ATA_BOUNCE_SIZE         (ATA_CHUNK_SECTORS * ATA_SECTOR_SIZE)
+/* SMART self-test log entries (ATA-7 vol. 1, SMART self-test log) */
+#define ATA_SELFTEST_ENTRIES    21
 
-uint32_t atalab_ata_reg_read(AtalabChannel *ch, unsigned reg, unsigned size);
-void atalab_ata_reg_write(AtalabChannel *ch, unsigned reg, uint32_t val,
+typedef struct AtalabAtaBus AtalabAtaBus;
+typedef struct AtalabDrive AtalabDrive;
+typedef struct AtaCmdInfo AtaCmdInfo;
+
+/* Where a drive is in the protocol of its current command. */
+typedef enum AtaPhase {
+    ATA_PHASE_IDLE,             /* no command in progress */
+    ATA_PHASE_PIO_IN,           /* PIO data-in */
+    ATA_PHASE_PIO_OUT,          /* PIO data-out */
+    ATA_PHASE_DMA,              /* DMA command, data through the DMA port */
+    ATA_PHASE_NODATA,           /* non-data command waiting for the backend */
+    ATA_PHASE_RESET,            /* SRST asserted */
+} AtaPhase;
+
+/* Power management states (ATA-7 vol. 1, Power Management feature set). */
+typedef enum AtaPower {
+    ATA_POWER_ACTIVE,
+    ATA_POWER_IDLE,
+    ATA_POWER_STANDBY,
+    ATA_POWER_SLEEP,
+} AtaPower;
+
+/* Continuation of a command once its backend request completed. */
+typedef void AtaIoDone(AtalabDrive *d, int ret);
+/* Data of a PIO data-in block that is not on the medium (IDENTIFY, logs). */
+typedef void AtaPioSource(AtalabDrive *d, uint32_t block, uint8_t *buf);
+/* Consumer of a PIO data-out block that does not go to the medium. */
+typedef void AtaPioSink(AtalabDrive *d, uint32_t block, const uint8_t *buf);
+
+/* The one backend request a drive may have in flight. */
+typedef struct AtaRequest {
+    bool inflight;
+    bool abandoned;             /* its command is gone: result discarded */
+    bool direct;                /* data in guest memory through map */
+    const char *what;           /* "read", "write", "flush": for traces */
+    uint64_t lba;
+    unsigned sectors;
+    AtaIoDone *then;
+    AtalabIoVec iov;            /* buffer of a request that is not direct */
+    AtalabDmaMapping map;       /* guest memory of a direct request */
+} AtaRequest;
+
+typedef struct AtaSelfTestEntry {
+    uint8_t lba_low;            /* test: 1 short, 2 extended (offline) */
+    uint8_t status;             /* execution status << 4 | remaining */
+    uint16_t hours;             /* power-on hours at the end */
+    uint32_t failing_lba;
+} AtaSelfTestEntry;
+
+struct AtalabDrive {
+    AtalabAtaBus *bus;
+    const AtalabHost *host;
+    unsigned index;             /* 0..3: the host's drive number */
+    unsigned unit;              /* 0: device 0 (master), 1: device 1 */
+    bool present;               /* answers on the bus */
+    bool attached;              /* has a disk (SATA: present once enabled) */
+    bool sata;                  /* behind a SATA port */
+    uint64_t native_sectors;    /* capacity of the medium */
+    char model[41];
+    char serial[21];
+    char fwrev[9];
+
+    /* Command block registers; hob_*: previous contents (HOB read-back). */
+    uint8_t feature, hob_feature;
+    uint8_t count, hob_count;
+    uint8_t lbal, hob_lbal;
+    uint8_t lbam, hob_lbam;
+    uint8_t lbah, hob_lbah;
+    uint8_t status;
+    uint8_t error;
+    bool intrq;                 /* interrupt pending (INTRQ if selected) */
+
+    /* Settings: kept across software reset, defaults after power-on */
+    uint16_t cyls, heads, spt;                  /* default geometry */
+    uint16_t cur_cyls, cur_heads, cur_spt;      /* INITIALIZE DEVICE PARAMS */
+    unsigned mult;              /* sectors per DRQ block; 0: disabled */
+    bool wcache;
+    bool lookahead;
+    bool revert_on_reset;       /* SET FEATURES CCh: SRST reverts settings */
+    int pio_mode;               /* -1: PIO default mode */
+    int mwdma_mode;             /* -1: none selected */
+    int udma_mode;              /* -1: none selected */
+    bool iordy_disabled;        /* SET FEATURES 03h, mode 01h */
+
+    /* Power management */
+    AtaPower power;
+    uint8_t standby_timer;      /* Count of the last STANDBY/IDLE */
+    AtalabTimer *standby_t;
+
+    /* Host protected area (SET MAX ADDRESS); sectors = max address + 1 */
+    uint64_t sectors;           /* accessible capacity */
+    uint64_t sectors_nv;        /* what power-on restores */
+    bool native_max_read;       /* the previous command read native max */
+    bool max_set_nv;            /* a non-volatile SET MAX since power-on */
+
+    /* SMART (ata-smart.c) */
+    bool smart_enabled;
+    bool smart_autosave;
+    bool smart_auto_offline;
+    uint8_t log_address;        /* log of the READ LOG (EXT) in progress */
+    uint32_t power_cycles;
+    uint32_t icrc_errors;       /* interface CRC errors reported */
+    uint8_t selftest_status;    /* SMART data byte 363 */
+    uint8_t selftest_running;   /* 0, or the LBA low of the running test */
+    AtalabTimer *selftest_t;
+    AtaSelfTestEntry selftest_log[ATA_SELFTEST_ENTRIES];
+    unsigned selftest_next;     /* index of the next log entry */
+    uint32_t selftest_count;
+    int64_t power_on_base;      /* virtual time of the first power-on */
+
+    /* Command in progress */
+    uint8_t cmd;
+    uint8_t prev_cmd;           /* the command before it (SET MAX rule) */
+    const AtaCmdInfo *info;
+    AtaPhase phase;
+    uint32_t seq;               /* bumped at every command and abort */
+    bool lba48;
+    bool writing;               /* data moves host -> device */
+    bool fua;
+    uint64_t lba;               /* next sector to transfer */
+    uint32_t remaining;         /* sectors still to transfer */
+    unsigned block;             /* sectors per DRQ block (PIO) */
+    unsigned cur_block;         /* sectors in the current DRQ block */
+    uint32_t block_index;       /* DRQ blocks done (generated PIO data) */
+    AtaPioSource *pio_source;   /* NULL: the medium */
+    AtaPioSink *pio_sink;       /* NULL: the medium */
+    bool dma_waiting;           /* DMA command waits for the engine */
+    bool dma_stuck;             /* its transfer failed; waits for a reset */
+    bool icrc;                  /* strict: end this DMA command with ICRC */
+
+    /* PIO data: one DRQ block */
+    uint8_t pio_buf[ATA_MAX_MULT * ATA_SECTOR_SIZE];
+    size_t data_pos, data_end;
+    /* DMA bounce and READ VERIFY buffer (ATA_BOUNCE_SIZE), on first use */
+    uint8_t *bounce;
+    /* READ BUFFER / WRITE BUFFER */
+    uint8_t rw_buffer[ATA_SECTOR_SIZE];
+
+    AtaRequest req;
+};
+
+/* What the controller provides to the ATA side. */
+typedef struct AtalabAtaHooks {
+    void *opaque;
+    /* The channel's interrupt line (INTRQ) changed. */
+    void (*irq)(void *opaque, unsigned channel, bool level);
+    /*
+     * A data transfer of d starts: check the controller's timing for it.
+     * true: strict mode wants this Ultra DMA transfer to fail with ICRC.
+     */
+    bool (*check_xfer)(void *opaque, const AtalabDrive *d, AtalabXfer xfer);
+} AtalabAtaHooks;
+
+struct AtalabAtaBus {
+    unsigned index;             /* channel 0 or 1 */
+    const AtalabHost *host;
+    const AtalabAtaHooks *hooks;
+    AtalabDmaPort *port;
+    AtalabDrive drive[2];
+    uint8_t device;             /* Device register, latched by both units */
+    uint8_t devctl;             /* Device Control register */
+    bool irq_level;
+    bool cable80;
+    AtalabDrive *dma_owner;     /* the DMA command the engine serves */
+    bool diag_pending;          /* EXECUTE DEVICE DIAGNOSTIC waits */
+};
+
+/*
+ * Set up a channel's bus and its drives (cfg[0], cfg[1]); sata: devices
+ * behind SATA ports.  The bus starts powered off: call power_on.
+ */
+void atalab_ata_bus_init(AtalabAtaBus *bus, unsigned index,
+                         const AtalabHost *host, const AtalabAtaHooks *hooks,
+                         AtalabDmaPort *port, const AtalabDriveConfig cfg[2],
+                         bool sata);
+/* The host has completed every request (atalab_ctrl_free's contract). */
+void atalab_ata_bus_fini(AtalabAtaBus *bus);
+/*
+ * Hardware reset (PCIRST#, power-on, SATA port change) of the channel's
+ * devices: commands aborted, power-on settings.
+ */
+void atalab_ata_bus_power_on(AtalabAtaBus *bus);
+/* A SATA port went up or down: the drive answers or floats. */
+void atalab_ata_set_present(AtalabDrive *d, bool present);
+
+uint32_t atalab_ata_reg_read(AtalabAtaBus *bus, unsigned reg, unsigned size);
+void atalab_ata_reg_write(AtalabAtaBus *bus, unsigned reg, uint32_t val,
                           unsigned size);
-uint8_t atalab_ata_altstatus(AtalabChannel *ch);
-void atalab_ata_devctl_write(AtalabChannel *ch, uint8_t val);
+uint8_t atalab_ata_altstatus(AtalabAtaBus *bus);
+void atalab_ata_devctl_write(AtalabAtaBus *bus, uint8_t val);
 
-AtalabDrive *atalab_ata_selected(AtalabChannel *ch);
-/* Drive the channel's INTRQ from the selected device and nIEN. */
-void atalab_ata_update_irq(AtalabChannel *ch);
-/* The drive has an interrupt pending. */
-void atalab_ata_raise(AtalabDrive *d);
-/* The drive's data buffer (ATA_BUF_SIZE bytes), allocated on first use. */
-uint8_t *atalab_ata_buf(AtalabDrive *d);
-/* Forget the command in progress; a request in flight becomes stale. */
-void atalab_ata_abort(AtalabDrive *d);
-/* Reset signature and diagnostic code (ATA-7 vol. 1, signatures). */
-void atalab_ata_set_signature(AtalabDrive *d);
-/* Put the LBA of a failed sector into the command block registers. */
-void atalab_ata_set_lba_regs(AtalabDrive *d, uint64_t lba);
+/* The engine's callbacks (AtalabDmaClient) for this bus. */
+void atalab_ata_dma_started(void *bus);
+void atalab_ata_dma_stopped(void *bus);
 
-/* Backend requests; the completion handlers below run when current. */
-typedef enum AtaReqKind {
-    ATA_REQ_PIO_READ,
-    ATA_REQ_PIO_WRITE,
-    ATA_REQ_DMA_READ,
-    ATA_REQ_DMA_WRITE,
-    ATA_REQ_FLUSH,
-} AtaReqKind;
-
-void atalab_ata_submit(AtalabDrive *d, AtaReqKind kind, uint64_t lba,
-                       unsigned sectors);
-
-/* ata-commands.c */
-void atalab_ata_exec(AtalabDrive *d, uint8_t cmd);
-void atalab_ata_exec_diagnostic(AtalabChannel *ch);
-void atalab_ata_cmd_ok(AtalabDrive *d);
-void atalab_ata_cmd_error(AtalabDrive *d, uint8_t error, const char *name);
-/* The host has read the whole DRQ block / filled the whole DRQ block. */
-void atalab_ata_pio_in_drained(AtalabDrive *d);
-void atalab_ata_pio_out_filled(AtalabDrive *d);
-void atalab_ata_pio_read_done(AtalabDrive *d, unsigned sectors, int ret);
-void atalab_ata_pio_write_done(AtalabDrive *d, unsigned sectors, int ret);
-void atalab_ata_flush_done(AtalabDrive *d, int ret);
-const char *atalab_ata_cmd_name(uint8_t cmd);
-
-/* ata-identify.c */
-void atalab_ata_identify(AtalabDrive *d, uint16_t words[256]);
-/* Default CHS geometry for a capacity (IDENTIFY words 1, 3, 6). */
-void atalab_ata_default_geometry(uint64_t sectors, uint16_t *cyls,
-                                 uint16_t *heads, uint16_t *spt);
+/* Requests in flight on the bus's drives (0, 1 or 2). */
+unsigned atalab_ata_bus_inflight(const AtalabAtaBus *bus);
 
 #endif

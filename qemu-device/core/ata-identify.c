@@ -8,13 +8,12 @@
  */
 #include <string.h>
 
-#include "ata-device.h"
+#include "ata-internal.h"
 
 /* Largest CHS geometry of word 1/3/6: 16383 cylinders, 16 heads, 63 spt. */
 #define CHS_MAX_CYLS    16383
 #define CHS_HEADS       16
 #define CHS_SPT         63
-#define LBA28_MAX       0x0FFFFFFFull
 
 void atalab_ata_default_geometry(uint64_t sectors, uint16_t *cyls,
                                  uint16_t *heads, uint16_t *spt)
@@ -58,9 +57,9 @@ static uint16_t selected_mode(int mode)
 }
 
 /* Word 93: hardware reset result (ATA-7 vol. 1, IDENTIFY word 93). */
-static uint16_t reset_result(AtalabDrive *d)
+static uint16_t reset_result(const AtalabDrive *d)
 {
-    AtalabChannel *ch = d->chan;
+    const AtalabAtaBus *ch = d->bus;
     uint16_t w = 0x4000;                    /* bit 14 shall be one */
 
     if (ch->cable80) {
@@ -69,7 +68,7 @@ static uint16_t reset_result(AtalabDrive *d)
     if (d->unit == 0) {
         /* bit 0 one, bits 2:1 01b jumper, bit 3 diagnostics passed */
         w |= 0x000B;
-        if (ch->drive[1]->present) {
+        if (ch->drive[1].present) {
             w |= 0x0030;                    /* PDIAG- and DASP- seen */
         } else {
             w |= 0x0040;                    /* responds for device 1 */
@@ -81,10 +80,35 @@ static uint16_t reset_result(AtalabDrive *d)
     return w;
 }
 
-void atalab_ata_identify(AtalabDrive *d, uint16_t words[256])
+/* Bits of words 82/85 (supported/enabled) */
+#define ID82_SMART              (1u << 0)
+#define ID82_PM                 (1u << 3)
+#define ID82_WCACHE             (1u << 5)
+#define ID82_LOOKAHEAD          (1u << 6)
+#define ID82_HPA                (1u << 10)
+#define ID82_WRITE_BUFFER       (1u << 12)
+#define ID82_READ_BUFFER        (1u << 13)
+/* Bits of words 83/86 */
+#define ID83_LBA48              (1u << 10)
+#define ID83_FLUSH              (1u << 12)
+#define ID83_FLUSH_EXT          (1u << 13)
+/* Bits of words 84/87 */
+#define ID84_SMART_ERROR_LOG    (1u << 0)
+#define ID84_SMART_SELFTEST     (1u << 1)
+#define ID84_GPL                (1u << 5)
+#define ID84_FUA                (1u << 6)   /* WRITE DMA/MULTIPLE FUA EXT */
+#define ID_VALID                0x4000      /* bit 14 one, bit 15 zero */
+
+void atalab_ata_identify(const AtalabDrive *d, uint16_t words[256])
 {
-    uint64_t lba28 = MIN(d->sectors, LBA28_MAX);
+    uint64_t lba28 = MIN(d->sectors, ATA_LBA28_LIMIT - 1);
     uint32_t cur_cap = (uint32_t)d->cur_cyls * d->cur_heads * d->cur_spt;
+    uint16_t features82 = ID82_SMART | ID82_PM | ID82_WCACHE |
+                          ID82_LOOKAHEAD | ID82_HPA | ID82_WRITE_BUFFER |
+                          ID82_READ_BUFFER;
+    uint16_t features83 = ID83_LBA48 | ID83_FLUSH | ID83_FLUSH_EXT;
+    uint16_t features84 = ID84_SMART_ERROR_LOG | ID84_SMART_SELFTEST |
+                          ID84_GPL | ID84_FUA;
     unsigned i;
     uint8_t sum = 0;
 
@@ -97,8 +121,11 @@ void atalab_ata_identify(AtalabDrive *d, uint16_t words[256])
     put_string(&words[23], d->fwrev, 4);
     put_string(&words[27], d->model, 20);
     words[47] = 0x8000 | ATA_MAX_MULT;      /* max sectors per DRQ block */
-    /* 11: IORDY supported, 9: LBA supported, 8: DMA supported */
-    words[49] = (1 << 11) | (1 << 9) | (1 << 8);
+    /*
+     * 11: IORDY supported, 10: IORDY may be disabled, 9: LBA supported,
+     * 8: DMA supported
+     */
+    words[49] = (1 << 11) | ATA_ID49_IORDY_DISABLE | (1 << 9) | (1 << 8);
     words[50] = 0x4000;
     words[51] = 0x0200;                     /* obsolete PIO timing mode 2 */
     /* 0: words 54-58 valid, 1: words 64-70 valid, 2: word 88 valid */
@@ -119,14 +146,16 @@ void atalab_ata_identify(AtalabDrive *d, uint16_t words[256])
     words[68] = 120;                        /* min PIO cycle with IORDY */
     /* 80: major versions ATA/ATAPI-4 to ATA/ATAPI-7 */
     words[80] = 0x00F0;
-    /* 82: write cache; 83: 14 one, 13 FLUSH EXT, 12 FLUSH, 10 LBA48 */
-    words[82] = 1 << 5;
-    words[83] = 0x4000 | (1 << 13) | (1 << 12) | (1 << 10);
-    words[84] = 0x4000;
-    /* 85-87: the same features as enabled now */
-    words[85] = d->wcache ? 1 << 5 : 0;
-    words[86] = (1 << 13) | (1 << 12) | (1 << 10);
-    words[87] = 0x4000;
+    /* 82-84: feature sets supported; 85-87: enabled now */
+    words[82] = features82;
+    words[83] = ID_VALID | features83;
+    words[84] = ID_VALID | features84;
+    words[85] = features82 & ~(ID82_SMART | ID82_WCACHE | ID82_LOOKAHEAD);
+    words[85] |= (d->smart_enabled ? ID82_SMART : 0) |
+                 (d->wcache ? ID82_WCACHE : 0) |
+                 (d->lookahead ? ID82_LOOKAHEAD : 0);
+    words[86] = features83;
+    words[87] = ID_VALID | features84;
     words[88] = modes_upto(d->sata ? 6 : 5) | selected_mode(d->udma_mode);
     if (d->sata) {
         /*
@@ -152,4 +181,12 @@ void atalab_ata_identify(AtalabDrive *d, uint16_t words[256])
     }
     sum += 0xA5;
     words[255] |= (uint16_t)(uint8_t)(-sum) << 8;
+}
+
+uint16_t atalab_ata_identify_word(const AtalabDrive *d, unsigned word)
+{
+    uint16_t words[256];
+
+    atalab_ata_identify(d, words);
+    return word < 256 ? words[word] : 0;
 }

@@ -42,8 +42,10 @@ void atalab_ctrl_free(AtalabCtrl *c);
 
 /*
  * Hardware reset (PCIRST#): configuration registers to their datasheet reset
- * values, bus masters stopped, drives through power-on reset.  Block requests
- * still in flight complete later and are then discarded.
+ * values, bus masters stopped, drives through power-on reset.  The host
+ * should drain block I/O first (QEMU's glue does); a request still in flight
+ * is abandoned (drained through blk_drain when the host has it), and its
+ * drive reads BSY until it has completed.
  */
 void atalab_ctrl_reset(AtalabCtrl *c);
 /* Leave the registers as PC firmware does after POST: IDE decode enabled. */
@@ -82,7 +84,8 @@ uint32_t atalab_ctrl_config_peek(const AtalabCtrl *c, uint32_t addr,
                                  unsigned size);
 /*
  * Raw value of a personality register by datasheet name ("IDETIM0",
- * "UDMATIM", ...).  false when the personality has no such register.
+ * "UDMATIM", ...), for inspection (tests, monitor).  false when the
+ * personality has no such register.
  */
 bool atalab_ctrl_config_reg(const AtalabCtrl *c, const char *name,
                             uint32_t *value);
@@ -96,6 +99,8 @@ bool atalab_ctrl_config_reg(const AtalabCtrl *c, const char *name,
 void atalab_ctrl_set_cable80(AtalabCtrl *c, unsigned channel, bool cable80);
 /* Current level of a channel's interrupt line. */
 bool atalab_ctrl_irq_level(const AtalabCtrl *c, unsigned channel);
+/* Backend requests drive 0..3 has in flight: 0 or 1. */
+unsigned atalab_ctrl_inflight(const AtalabCtrl *c, unsigned drive);
 const AtalabPersonality *atalab_ctrl_personality(const AtalabCtrl *c);
 
 /*

@@ -2,8 +2,8 @@
  * atalab emulator core: the host interface.
  *
  * The core (this directory) is plain C plus glib and never includes QEMU
- * headers.  Everything it needs from its host -- QEMU's glue, or a unit test --
- * goes through this one table of callbacks.
+ * headers.  Everything it needs from its host -- QEMU's glue, a unit test or
+ * the fuzzer -- goes through this one table of callbacks.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -16,6 +16,12 @@
 
 /* Completion of an asynchronous block request: ret is 0 or a negative errno. */
 typedef void AtalabIoDone(void *opaque, int ret);
+
+/* One piece of a block request's data. */
+typedef struct AtalabIoVec {
+    void *base;
+    size_t len;
+} AtalabIoVec;
 
 /* Opaque timer handle owned by the host. */
 typedef struct AtalabTimer AtalabTimer;
@@ -30,26 +36,51 @@ typedef struct AtalabHost {
     /*
      * Bus-master access to guest memory.  Return 0 on success, or -1 when any
      * byte of [addr, addr + len) is not backed by guest memory; the core then
-     * reports a PCI master abort in the bus-master status register.
+     * reports a PCI master abort in the bus-master status register.  The
+     * access may reach the device's own registers (e.g. MMCONFIG): the core
+     * re-checks its state after every call.
      */
     int (*dma_read)(void *opaque, uint64_t addr, void *buf, size_t len);
     int (*dma_write)(void *opaque, uint64_t addr, const void *buf, size_t len);
 
     /*
+     * Optional zero-copy access: map up to *len bytes of guest RAM at addr
+     * for a block request to read into (to_memory) or write from.  Returns a
+     * host pointer and sets *len to the bytes mapped (possibly fewer), or
+     * returns NULL (with *len = 0) when that memory is not plain RAM; the
+     * core then copies through dma_read/dma_write instead.  Every mapping is
+     * released with dma_unmap; done is how many bytes were really accessed.
+     * NULL callbacks: always copy.
+     */
+    void *(*dma_map)(void *opaque, uint64_t addr, size_t *len, bool to_memory);
+    void (*dma_unmap)(void *opaque, void *ptr, size_t len, bool to_memory,
+                      size_t done);
+
+    /*
      * Block I/O on drive 0..3 (primary master, primary slave, secondary
      * master, secondary slave).  Always asynchronous: done() runs later, from
-     * the host's main loop, never from inside the call.  offset and len are
-     * in bytes, multiples of 512.  fua: the data must be on stable storage
-     * before done() reports success.
+     * the host's main loop, never from inside the call.  offset and the
+     * total length are in bytes, multiples of 512; the pieces of iov may have
+     * any length.  fua: the data must be on stable storage before done()
+     * reports success.  The core has at most one request per drive in
+     * flight.
      */
-    void (*blk_read)(void *opaque, unsigned drive, uint64_t offset,
-                     void *buf, size_t len, AtalabIoDone *done,
-                     void *done_opaque);
-    void (*blk_write)(void *opaque, unsigned drive, uint64_t offset,
-                      const void *buf, size_t len, bool fua,
+    void (*blk_readv)(void *opaque, unsigned drive, uint64_t offset,
+                      const AtalabIoVec *iov, unsigned niov,
                       AtalabIoDone *done, void *done_opaque);
+    void (*blk_writev)(void *opaque, unsigned drive, uint64_t offset,
+                       const AtalabIoVec *iov, unsigned niov, bool fua,
+                       AtalabIoDone *done, void *done_opaque);
     void (*blk_flush)(void *opaque, unsigned drive,
                       AtalabIoDone *done, void *done_opaque);
+    /*
+     * Optional: finish the drive's request in flight now, the way QEMU's
+     * ide_cancel_dma_sync drains it: its done() has run when this returns
+     * (other completions may run too).  The core calls it when a reset or a
+     * bus-master stop abandons a request.  NULL: the drive stays busy until
+     * the abandoned request completes by itself.
+     */
+    void (*blk_drain)(void *opaque, unsigned drive);
 
     /* Virtual clock (nanoseconds; stops while the guest is paused). */
     int64_t (*clock_ns)(void *opaque);

@@ -2,8 +2,10 @@
  * atalab emulator core: controller personalities.
  *
  * A personality is data: PCI identity, the device-specific configuration
- * registers with reset values and writable masks, and capabilities.  Adding
- * PIIX3, ICH5 PATA or ICH5 SATA is adding a table entry, not code.
+ * registers with reset values and writable masks, and capabilities.  A new
+ * chip whose registers and behaviour the existing capabilities cover is a
+ * table entry; a new capability (like ICH clocks or SATA ports) is code in
+ * timing.c and ctrl.c behind an ATALAB_CAP_* bit.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

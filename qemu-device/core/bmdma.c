@@ -6,276 +6,343 @@
  * functional description, "Bus Master Function" (physical region
  * descriptors, interrupt/activity status combinations).
  *
- * Data moves in chunks of up to ATA_CHUNK_SECTORS through the drive's
- * buffer: one backend request per chunk, then scatter (device to memory)
- * or after a gather (memory to device) across the PRD regions.
- *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <inttypes.h>
 #include <string.h>
 
-#include "ata-device.h"
+#include <glib.h>
+
 #include "bmdma.h"
+#include "pci-ide-regs.h"
 #include "trace.h"
 
 #define PRD_EOT         0x80000000u
 #define PAGE_64K        0x10000u
 
-typedef enum BmResult {
-    BM_OK,
-    BM_SHORT,                   /* PRD table exhausted before the data */
-    BM_ABORT,                   /* PCI master abort */
-} BmResult;
-
-static AtalabCtrl *chan_ctrl(AtalabChannel *ch)
+static AtalabBmdma *port_bm(AtalabDmaPort *port)
 {
-    return ch->drive[0]->ctrl;
-}
-
-void atalab_bm_reset(AtalabChannel *ch)
-{
-    memset(&ch->bm, 0, sizeof(ch->bm));
-}
-
-void atalab_bm_irq_edge(AtalabChannel *ch)
-{
-    /* BMISX bit 2 is set by an assertion edge of IRQ14/IRQ15. */
-    ch->bm.status |= BM_STAT_INTR;
-}
-
-/* The drive with a DMA command on the channel, selected device first. */
-static AtalabDrive *dma_drive(AtalabChannel *ch)
-{
-    AtalabDrive *sel = atalab_ata_selected(ch);
-    AtalabDrive *other = ch->drive[sel->unit ^ 1];
-
-    if (sel->present && sel->phase == ATA_PHASE_DMA) {
-        return sel;
-    }
-    if (other->present && other->phase == ATA_PHASE_DMA) {
-        return other;
-    }
-    return NULL;
+    return (AtalabBmdma *)port;
 }
 
 /*
- * PCI master abort: BMISX.ERR set, ACTIVE cleared, the transfer stops and
- * the engine raises no interrupt.  The device keeps waiting for data; the
- * guest's timeout handling resets it.
+ * PCI master abort: BMISX.ERR set, ACTIVE cleared; the engine raises no
+ * interrupt.
  */
-static BmResult master_abort(AtalabChannel *ch, uint32_t addr, size_t len)
+static AtalabDmaStatus master_abort(AtalabBmdma *bm, uint32_t addr,
+                                    size_t len)
 {
-    AtalabBmdma *bm = &ch->bm;
-
     bm->status = (bm->status | BM_STAT_ERR) & ~BM_STAT_ACTIVE;
-    atalab_trace(chan_ctrl(ch), "bm master-abort ch%u addr=0x%08x len=%zu",
-                 ch->index, addr, len);
-    return BM_ABORT;
+    atalab_trace(bm->host, "bm master-abort ch%u addr=0x%08x len=%zu",
+                 bm->index, addr, len);
+    return ATALAB_DMA_MASTER_ABORT;
 }
 
 /*
- * The PRD table ran out before the device's data: ACTIVE cleared, INTR
- * not set; the device still waits (datasheet status combination
- * ACTIVE=0 INTR=0: "PRD smaller than the transfer").
+ * The PRD table ran out before the device's data: ACTIVE cleared, INTR not
+ * set (datasheet status combination ACTIVE=0 INTR=0: "PRD smaller than the
+ * transfer").
  */
-static BmResult prd_short(AtalabChannel *ch, size_t left)
+static AtalabDmaStatus prd_short(AtalabBmdma *bm, size_t left)
 {
-    ch->bm.status &= ~BM_STAT_ACTIVE;
-    atalab_trace(chan_ctrl(ch), "bm prd-short ch%u left=%zu", ch->index,
-                 left);
-    return BM_SHORT;
+    bm->status &= ~BM_STAT_ACTIVE;
+    atalab_trace(bm->host, "bm prd-short ch%u left=%zu", bm->index, left);
+    return ATALAB_DMA_SHORT;
 }
 
 /*
  * Fetch the next descriptor: dword 0 region base (bit 0 ignored), dword 1
  * bits 15:1 byte count (0: 64 KiB) and bit 31 EOT.  The table may not
  * cross a 64 KiB boundary; fetching stops at the end of its page, so a
- * table without EOT always ends.
+ * table without EOT always ends.  report: show a failure in BMISX (copy);
+ * otherwise only say it (map, which leaves the failure to copy).
  */
-static BmResult load_prd(AtalabChannel *ch, size_t left)
+static AtalabDmaStatus load_prd(AtalabBmdma *bm, size_t left, bool report)
 {
-    AtalabCtrl *c = chan_ctrl(ch);
-    const AtalabHost *h = c->host;
-    AtalabBmdma *bm = &ch->bm;
+    const AtalabHost *h = bm->host;
+    AtalabPrdCursor *cur = &bm->cur;
+    uint32_t addr = cur->next, run = bm->run;
     uint8_t e[8];
-    uint32_t addr = bm->prd_next;
     uint32_t flags;
 
-    if (bm->prd_valid && bm->prd_eot) {
-        return prd_short(ch, left);
-    }
-    if (bm->table_end) {
-        atalab_trace(c, "bm prd-no-eot ch%u", ch->index);
-        return prd_short(ch, left);
+    if ((cur->valid && cur->eot) || cur->table_end) {
+        if (!report) {
+            return ATALAB_DMA_SHORT;
+        }
+        if (cur->table_end) {
+            atalab_trace(h, "bm prd-no-eot ch%u", bm->index);
+        }
+        return prd_short(bm, left);
     }
     if (h->dma_read(h->opaque, addr, e, sizeof(e)) < 0) {
-        return master_abort(ch, addr, sizeof(e));
+        if (bm->run != run || !report) {
+            return bm->run != run ? ATALAB_DMA_STOPPED :
+                   ATALAB_DMA_MASTER_ABORT;
+        }
+        return master_abort(bm, addr, sizeof(e));
+    }
+    if (bm->run != run) {
+        return ATALAB_DMA_STOPPED;
     }
     flags = (uint32_t)e[4] | (uint32_t)e[5] << 8 | (uint32_t)e[6] << 16 |
             (uint32_t)e[7] << 24;
-    bm->prd_addr = ((uint32_t)e[0] | (uint32_t)e[1] << 8 |
-                    (uint32_t)e[2] << 16 | (uint32_t)e[3] << 24) & ~1u;
-    bm->prd_len = flags & 0xFFFE;
-    if (!bm->prd_len) {
-        bm->prd_len = PAGE_64K;
+    cur->addr = ((uint32_t)e[0] | (uint32_t)e[1] << 8 |
+                 (uint32_t)e[2] << 16 | (uint32_t)e[3] << 24) & ~1u;
+    cur->len = flags & 0xFFFE;
+    if (!cur->len) {
+        cur->len = PAGE_64K;
     }
-    bm->prd_eot = flags & PRD_EOT;
-    bm->prd_off = 0;
-    bm->prd_valid = true;
-    bm->prd_next = addr + 8;
-    if ((bm->prd_next & 0xFFFF) == 0) {
-        bm->table_end = true;
+    cur->eot = flags & PRD_EOT;
+    cur->off = 0;
+    cur->valid = true;
+    cur->next = addr + 8;
+    if ((cur->next & 0xFFFF) == 0) {
+        cur->table_end = true;
     }
-    atalab_trace(c, "bm prd ch%u at=0x%08x addr=0x%08x len=%u eot=%d",
-                 ch->index, addr, bm->prd_addr, bm->prd_len, bm->prd_eot);
-    return BM_OK;
+    atalab_trace(h, "bm prd ch%u at=0x%08x addr=0x%08x len=%u eot=%d",
+                 bm->index, addr, cur->addr, cur->len, cur->eot);
+    return ATALAB_DMA_OK;
 }
 
 /*
- * Move len bytes between buf and the PRD regions.  The region address
- * counter has 16 bits below a fixed upper part: a region that crosses a
- * 64 KiB boundary wraps to the start of its page, as the hardware does.
+ * The next piece of the current region, at most want bytes.  The region
+ * address counter has 16 bits below a fixed upper part: a region that
+ * crosses a 64 KiB boundary wraps to the start of its page, as the
+ * hardware does.
  */
-static BmResult transfer(AtalabChannel *ch, uint8_t *buf, size_t len,
-                         bool to_memory)
+static size_t next_piece(AtalabBmdma *bm, size_t want, uint32_t *addr)
 {
-    AtalabCtrl *c = chan_ctrl(ch);
-    const AtalabHost *h = c->host;
-    AtalabBmdma *bm = &ch->bm;
-    size_t done = 0;
+    AtalabPrdCursor *cur = &bm->cur;
+    uint32_t lo = (cur->addr + cur->off) & 0xFFFF;
+    size_t n = MIN(want, (size_t)(cur->len - cur->off));
 
-    while (done < len) {
-        uint32_t lo, addr;
+    *addr = (cur->addr & ~0xFFFFu) | lo;
+    if (lo + n > PAGE_64K) {
+        n = PAGE_64K - lo;
+        atalab_trace(bm->host, "bm prd-wrap ch%u addr=0x%08x len=%u",
+                     bm->index, cur->addr, cur->len);
+    }
+    return n;
+}
+
+static void note_direction(AtalabBmdma *bm, bool to_memory)
+{
+    if (to_memory != !!(bm->cmd & BM_CMD_WRITE)) {
+        /* The device's command decides what moves; note the mismatch. */
+        atalab_trace(bm->host, "bm dir-mismatch ch%u bmicx=0x%02x %s",
+                     bm->index, bm->cmd,
+                     to_memory ? "to-memory" : "from-memory");
+    }
+}
+
+static AtalabDmaResult bm_copy(AtalabDmaPort *port, void *buf, size_t len,
+                               bool to_memory)
+{
+    AtalabBmdma *bm = port_bm(port);
+    const AtalabHost *h = bm->host;
+    uint32_t run = bm->run;
+    AtalabDmaResult res = { 0, ATALAB_DMA_OK };
+
+    if (!(bm->status & BM_STAT_ACTIVE)) {
+        res.status = ATALAB_DMA_STOPPED;
+        return res;
+    }
+    note_direction(bm, to_memory);
+    while (res.moved < len) {
+        uint32_t addr;
         size_t n;
         int rc;
 
-        if (!bm->prd_valid || bm->prd_off == bm->prd_len) {
-            BmResult r = load_prd(ch, len - done);
-
-            if (r != BM_OK) {
-                return r;
+        if (!bm->cur.valid || bm->cur.off == bm->cur.len) {
+            res.status = load_prd(bm, len - res.moved, true);
+            if (res.status != ATALAB_DMA_OK) {
+                return res;
             }
         }
-        lo = (bm->prd_addr + bm->prd_off) & 0xFFFF;
-        addr = (bm->prd_addr & ~0xFFFFu) | lo;
-        n = MIN(len - done, bm->prd_len - bm->prd_off);
-        if (lo + n > PAGE_64K) {
-            n = PAGE_64K - lo;
-            atalab_trace(c, "bm prd-wrap ch%u addr=0x%08x len=%u", ch->index,
-                         bm->prd_addr, bm->prd_len);
-        }
+        n = next_piece(bm, len - res.moved, &addr);
         if (to_memory) {
-            rc = h->dma_write(h->opaque, addr, buf + done, n);
+            rc = h->dma_write(h->opaque, addr, (uint8_t *)buf + res.moved, n);
         } else {
-            rc = h->dma_read(h->opaque, addr, buf + done, n);
+            rc = h->dma_read(h->opaque, addr, (uint8_t *)buf + res.moved, n);
+        }
+        if (bm->run != run) {
+            /* The access reached our registers and stopped the engine. */
+            res.status = ATALAB_DMA_STOPPED;
+            return res;
         }
         if (rc < 0) {
-            return master_abort(ch, addr, n);
+            res.status = master_abort(bm, addr, n);
+            return res;
         }
-        done += n;
-        bm->prd_off += n;
+        res.moved += n;
+        bm->cur.off += n;
     }
-    return BM_OK;
+    return res;
 }
 
-void atalab_bm_kick(AtalabChannel *ch)
+static void release_mapping(AtalabBmdma *bm, AtalabDmaMapping *m,
+                            size_t done)
 {
-    AtalabBmdma *bm = &ch->bm;
-    AtalabDrive *d = dma_drive(ch);
-    bool mem_write;
-    unsigned n;
+    const AtalabHost *h = bm->host;
+    unsigned i;
 
-    if (!d || !(bm->status & BM_STAT_ACTIVE) || d->io_inflight ||
-        !d->remaining) {
-        return;
-    }
-    mem_write = bm->cmd & BM_CMD_WRITE;
-    if (mem_write == d->writing) {
-        /* The device's command decides what moves; note the mismatch. */
-        atalab_trace(d->ctrl, "bm dir-mismatch ch%u bmicx=0x%02x cmd=0x%02x",
-                     ch->index, bm->cmd, d->cmd);
-    }
-    n = MIN(d->remaining, ATA_CHUNK_SECTORS);
-    if (d->writing) {
-        uint8_t *buf = atalab_ata_buf(d);
+    for (i = 0; i < m->niov; i++) {
+        size_t used = MIN(done, m->iov[i].len);
 
-        if (transfer(ch, buf, (size_t)n * ATA_SECTOR_SIZE, false) != BM_OK) {
-            return;
-        }
-        atalab_ata_submit(d, ATA_REQ_DMA_WRITE, d->lba, n);
-    } else {
-        atalab_ata_submit(d, ATA_REQ_DMA_READ, d->lba, n);
+        h->dma_unmap(h->opaque, m->iov[i].base, m->iov[i].len, m->to_memory,
+                     used);
+        done -= used;
     }
+    m->niov = 0;
+    m->len = 0;
 }
 
-void atalab_bm_io_done(AtalabDrive *d, unsigned sectors, int ret)
+/*
+ * All or nothing: either the whole length maps (and the position moves
+ * past it), or nothing does and the position is where it was, so that
+ * copy() can move the data and report what happens on the way.
+ */
+static AtalabDmaResult bm_map(AtalabDmaPort *port, size_t len,
+                              bool to_memory, AtalabDmaMapping *m)
 {
-    AtalabChannel *ch = d->chan;
-    AtalabBmdma *bm = &ch->bm;
+    AtalabBmdma *bm = port_bm(port);
+    const AtalabHost *h = bm->host;
+    AtalabPrdCursor saved = bm->cur;
+    uint32_t run = bm->run;
+    AtalabDmaResult res = { 0, ATALAB_DMA_OK };
 
-    if (ret < 0) {
-        atalab_ata_set_lba_regs(d, d->lba);
-        atalab_ata_cmd_error(d, d->writing ? ATA_ERR_ABRT : ATA_ERR_UNC,
-                             d->writing ? "ABRT-write" : "UNC");
-        return;
+    m->niov = 0;
+    m->len = 0;
+    m->to_memory = to_memory;
+    if (!(bm->status & BM_STAT_ACTIVE)) {
+        res.status = ATALAB_DMA_STOPPED;
+        return res;
     }
-    if (!d->writing &&
-        transfer(ch, d->buf, (size_t)sectors * ATA_SECTOR_SIZE, true) !=
-        BM_OK) {
-        return;
+    if (!h->dma_map || !h->dma_unmap) {
+        return res;
     }
-    d->lba += sectors;
-    d->remaining -= sectors;
-    if (d->remaining) {
-        atalab_bm_kick(ch);
-        return;
+    while (m->len < len) {
+        uint32_t addr;
+        size_t n, got;
+        void *p;
+
+        if (!bm->cur.valid || bm->cur.off == bm->cur.len) {
+            AtalabDmaStatus st = load_prd(bm, len - m->len, false);
+
+            if (bm->run != run) {
+                release_mapping(bm, m, 0);
+                res.status = ATALAB_DMA_STOPPED;
+                return res;
+            }
+            if (st != ATALAB_DMA_OK) {
+                goto fall_back;
+            }
+        }
+        n = next_piece(bm, len - m->len, &addr);
+        if (m->niov == ATALAB_DMA_MAX_IOV) {
+            goto fall_back;
+        }
+        got = n;
+        p = h->dma_map(h->opaque, addr, &got, to_memory);
+        if (!p || !got) {
+            goto fall_back;
+        }
+        m->iov[m->niov].base = p;
+        m->iov[m->niov].len = MIN(got, n);
+        m->niov++;
+        m->len += MIN(got, n);
+        bm->cur.off += MIN(got, n);
     }
+    note_direction(bm, to_memory);
+    res.moved = m->len;
+    return res;
+
+fall_back:
+    release_mapping(bm, m, 0);
+    bm->cur = saved;
+    return res;
+}
+
+static void bm_unmap(AtalabDmaPort *port, AtalabDmaMapping *m, size_t done)
+{
+    release_mapping(port_bm(port), m, done);
+}
+
+static void bm_finish(AtalabDmaPort *port)
+{
+    AtalabBmdma *bm = port_bm(port);
+    AtalabPrdCursor *cur = &bm->cur;
+
     /* PRD table exactly consumed: the engine goes idle with the device. */
-    if (bm->prd_valid && bm->prd_eot && bm->prd_off == bm->prd_len) {
+    if (cur->valid && cur->eot && cur->off == cur->len) {
         bm->status &= ~BM_STAT_ACTIVE;
     }
-    atalab_trace(d->ctrl, "bm done ch%u status=0x%02x", ch->index,
+    atalab_trace(bm->host, "bm done ch%u status=0x%02x", bm->index,
                  bm->status | BM_STAT_INTR);
-    atalab_ata_cmd_ok(d);
 }
 
-static void start(AtalabChannel *ch)
+static bool bm_active(AtalabDmaPort *port)
 {
-    AtalabBmdma *bm = &ch->bm;
+    return port_bm(port)->status & BM_STAT_ACTIVE;
+}
 
+void atalab_bm_init(AtalabBmdma *bm, unsigned index, const AtalabHost *host,
+                    const AtalabDmaClient *client)
+{
+    memset(bm, 0, sizeof(*bm));
+    bm->port.copy = bm_copy;
+    bm->port.map = bm_map;
+    bm->port.unmap = bm_unmap;
+    bm->port.finish = bm_finish;
+    bm->port.active = bm_active;
+    bm->host = host;
+    bm->index = index;
+    bm->client = *client;
+}
+
+void atalab_bm_reset(AtalabBmdma *bm)
+{
+    bm->cmd = 0;
+    bm->status = 0;
+    bm->prdt = 0;
+    memset(&bm->cur, 0, sizeof(bm->cur));
+    bm->run++;
+    bm->irq_level = false;
+}
+
+void atalab_bm_irq_line(AtalabBmdma *bm, bool level)
+{
+    /* BMISX bit 2 is set by an assertion edge of IRQ14/IRQ15. */
+    if (level && !bm->irq_level) {
+        bm->status |= BM_STAT_INTR;
+    }
+    bm->irq_level = level;
+}
+
+static void start(AtalabBmdma *bm)
+{
     bm->status |= BM_STAT_ACTIVE;
-    bm->prd_next = bm->prdt;
-    bm->prd_valid = false;
-    bm->prd_eot = false;
-    bm->table_end = false;
-    atalab_trace(chan_ctrl(ch), "bm start ch%u prdt=0x%08x %s", ch->index,
+    memset(&bm->cur, 0, sizeof(bm->cur));
+    bm->cur.next = bm->prdt;
+    bm->run++;
+    atalab_trace(bm->host, "bm start ch%u prdt=0x%08x %s", bm->index,
                  bm->prdt, (bm->cmd & BM_CMD_WRITE) ? "to-memory" :
                  "from-memory");
-    atalab_bm_kick(ch);
+    bm->client.started(bm->client.opaque);
 }
 
-static void stop(AtalabChannel *ch)
+static void stop(AtalabBmdma *bm)
 {
-    AtalabBmdma *bm = &ch->bm;
-    AtalabDrive *d = dma_drive(ch);
-
-    if (d && d->io_inflight) {
-        /* The chunk in flight is dropped: its completion is stale. */
-        d->gen++;
-        d->io_inflight = false;
-        atalab_trace(d->ctrl, "bm abort ch%u d%u lba=%" PRIu64, ch->index,
-                     d->unit, d->lba);
-    }
     bm->status &= ~BM_STAT_ACTIVE;
-    atalab_trace(chan_ctrl(ch), "bm stop ch%u status=0x%02x", ch->index,
+    bm->run++;
+    atalab_trace(bm->host, "bm stop ch%u status=0x%02x", bm->index,
                  bm->status);
+    bm->client.stopped(bm->client.opaque);
 }
 
 /* BMICX: bit 0 start/stop, bit 3 read/write control. */
-static void cmd_write(AtalabChannel *ch, uint8_t val)
+static void cmd_write(AtalabBmdma *bm, uint8_t val)
 {
-    AtalabBmdma *bm = &ch->bm;
     uint8_t old = bm->cmd;
     uint8_t dir = val & BM_CMD_WRITE;
 
@@ -285,61 +352,42 @@ static void cmd_write(AtalabChannel *ch, uint8_t val)
     }
     bm->cmd = (val & BM_CMD_START) | dir;
     if (!(old & BM_CMD_START) && (val & BM_CMD_START)) {
-        start(ch);
+        start(bm);
     } else if ((old & BM_CMD_START) && !(val & BM_CMD_START)) {
-        stop(ch);
+        stop(bm);
     }
 }
 
-uint8_t atalab_bm_read_byte(AtalabCtrl *c, uint32_t offset)
+uint8_t atalab_bm_read(const AtalabBmdma *bm, unsigned reg)
 {
-    AtalabBmdma *bm;
-
-    if (offset >= 8 * ATALAB_CHANNELS) {
-        return 0;
-    }
-    bm = &c->chan[offset / 8].bm;
-    switch (offset % 8) {
-    case 0:
+    switch (reg) {
+    case BM_REG_CMD:
         return bm->cmd;
-    case 2:
+    case BM_REG_STATUS:
         return bm->status;
-    case 4:
-    case 5:
-    case 6:
-    case 7:
-        return bm->prdt >> (8 * (offset % 4));
+    case BM_REG_PRDT ... BM_REG_PRDT + 3:
+        return bm->prdt >> (8 * (reg - BM_REG_PRDT));
     }
     return 0;                   /* reserved */
 }
 
-void atalab_bm_write_byte(AtalabCtrl *c, uint32_t offset, uint8_t val)
+void atalab_bm_write(AtalabBmdma *bm, unsigned reg, uint8_t val)
 {
-    AtalabChannel *ch;
-    AtalabBmdma *bm;
     unsigned shift;
 
-    if (offset >= 8 * ATALAB_CHANNELS) {
-        return;
-    }
-    ch = &c->chan[offset / 8];
-    bm = &ch->bm;
-    switch (offset % 8) {
-    case 0:
-        cmd_write(ch, val);
+    switch (reg) {
+    case BM_REG_CMD:
+        cmd_write(bm, val);
         break;
-    case 2:
+    case BM_REG_STATUS:
         /* ERR and INTR are write-one-to-clear; DMA capable bits r/w. */
         bm->status &= ~(val & (BM_STAT_ERR | BM_STAT_INTR));
         bm->status = (bm->status & ~(BM_STAT_DMA0 | BM_STAT_DMA1)) |
                      (val & (BM_STAT_DMA0 | BM_STAT_DMA1));
         break;
-    case 4:
-    case 5:
-    case 6:
-    case 7:
+    case BM_REG_PRDT ... BM_REG_PRDT + 3:
         /* Descriptor table is dword aligned: bits 1:0 read 0. */
-        shift = 8 * (offset % 4);
+        shift = 8 * (reg - BM_REG_PRDT);
         bm->prdt = (bm->prdt & ~(0xFFu << shift)) | ((uint32_t)val << shift);
         bm->prdt &= ~3u;
         break;

@@ -1,23 +1,52 @@
 /*
- * atalab emulator core: the bus-master IDE engine of a channel.
+ * atalab emulator core: the bus-master IDE engine of one channel.
+ *
+ * It implements the DMA port (dma-port.h) and the BMICX/BMISX/BMIDTPX
+ * registers, walks PRD tables and reports the datasheet status; it never
+ * looks at drive state.  It tells its client (the channel's ATA bus) when
+ * the guest starts or stops it, and sets BMISX.INTR when the controller
+ * reports a rising edge of the channel's interrupt line.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #ifndef ATALAB_BMDMA_H
 #define ATALAB_BMDMA_H
 
-#include "ctrl-state.h"
+#include "atalab-host.h"
+#include "dma-port.h"
 
-void atalab_bm_reset(AtalabChannel *ch);
-/* BAR4 registers, bytewise; offset 0..15 (8 bytes per channel). */
-uint8_t atalab_bm_read_byte(AtalabCtrl *c, uint32_t offset);
-void atalab_bm_write_byte(AtalabCtrl *c, uint32_t offset, uint8_t val);
+/* Where the engine is in its PRD table. */
+typedef struct AtalabPrdCursor {
+    uint32_t next;              /* address of the next descriptor */
+    uint32_t addr;              /* current region base */
+    uint32_t len;               /* current region length (bytes) */
+    uint32_t off;               /* bytes of the region already used */
+    bool valid;                 /* a region is loaded */
+    bool eot;                   /* current region is the last one */
+    bool table_end;             /* descriptor fetch ran off the table */
+} AtalabPrdCursor;
 
-/* A DMA command is ready, or a chunk finished: move the next chunk. */
-void atalab_bm_kick(AtalabChannel *ch);
-/* Completion of a DMA chunk of the drive's current command. */
-void atalab_bm_io_done(AtalabDrive *d, unsigned sectors, int ret);
-/* Rising edge of the channel's interrupt line (sets BMISX.INTR). */
-void atalab_bm_irq_edge(AtalabChannel *ch);
+typedef struct AtalabBmdma {
+    AtalabDmaPort port;         /* what the ATA device calls */
+    const AtalabHost *host;
+    unsigned index;             /* channel */
+    AtalabDmaClient client;
+    uint8_t cmd;                /* BMICX */
+    uint8_t status;             /* BMISX */
+    uint32_t prdt;              /* BMIDTPX */
+    AtalabPrdCursor cur;
+    uint32_t run;               /* bumped at every start and stop */
+    bool irq_level;             /* last level of the interrupt line seen */
+} AtalabBmdma;
+
+void atalab_bm_init(AtalabBmdma *bm, unsigned index, const AtalabHost *host,
+                    const AtalabDmaClient *client);
+/* Registers to their reset values, engine stopped. */
+void atalab_bm_reset(AtalabBmdma *bm);
+/* The channel's registers, bytewise: reg 0..7 (BMICX, BMISX, BMIDTPX). */
+uint8_t atalab_bm_read(const AtalabBmdma *bm, unsigned reg);
+void atalab_bm_write(AtalabBmdma *bm, unsigned reg, uint8_t val);
+/* The controller saw the channel's interrupt line change to level. */
+void atalab_bm_irq_line(AtalabBmdma *bm, bool level);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * atalab emulator core: the controller -- life cycle, PCI configuration
- * registers, and the one dispatch point (with its trace record) of every
- * register space.
+ * registers, the wiring of each channel's ATA bus to its bus-master engine,
+ * timing validation, and the one dispatch point (with its trace record) of
+ * every register space.
  *
  * Configuration registers are data from the personality table; each byte
  * has a value, a reset value and a writable mask, so accesses of any size
@@ -14,143 +15,47 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ata-device.h"
-#include "bmdma.h"
+#include "ctrl-state.h"
+#include "pci-ide-regs.h"
 #include "trace.h"
-
-/* IDETIM bit 15: IDE decode enable of the channel. */
-#define IDETIM_IDE      0x8000
-
-/* The timing registers: IDETIM0 .. IDE_CONFIG (0x40-0x57). */
-#define CFG_TIMING_FIRST        0x40
-#define CFG_TIMING_LAST         0x57
-/* ICH5 IDE_CONFIG: bit 4 + drive = PCR0/PCR1/SCR0/SCR1 (80-conductor). */
-#define IDE_CONFIG_CABLE_SHIFT  4
-/* ICH5 SATA PCS (0x92): bit n PnE port enable, bit 4 + n PnP present. */
-#define PCS_PRESENT_SHIFT       4
 
 static const char *const cmd_space[ATALAB_CHANNELS] = { "ata0", "ata1" };
 static const char *const ctl_space[ATALAB_CHANNELS] = { "ctl0", "ctl1" };
 
-static const AtalabConfigReg *find_reg(const AtalabCtrl *c, const char *name)
+static AtalabDrive *drive_at(AtalabCtrl *c, unsigned index)
 {
-    size_t i;
-
-    for (i = 0; i < c->pers->n_regs; i++) {
-        if (!strcmp(c->pers->regs[i].name, name)) {
-            return &c->pers->regs[i];
-        }
-    }
-    return NULL;
+    return &c->chan[index / 2].bus.drive[index % 2];
 }
 
-AtalabCtrl *atalab_ctrl_new(const AtalabPersonality *personality,
-                            const AtalabHost *host,
-                            const AtalabDriveConfig drives[ATALAB_DRIVES])
+static bool has_sata(const AtalabCtrl *c)
 {
-    AtalabCtrl *c = g_new0(AtalabCtrl, 1);
-    size_t i;
-    unsigned b;
-
-    c->pers = personality;
-    c->host = host;
-    for (i = 0; i < personality->n_regs; i++) {
-        const AtalabConfigReg *r = &personality->regs[i];
-
-        for (b = 0; b < r->size && r->offset + b < 256; b++) {
-            c->cfg_reset[r->offset + b] = r->reset >> (8 * b);
-            c->cfg_wmask[r->offset + b] = r->writable >> (8 * b);
-        }
-    }
-    for (i = 0; i < ATALAB_CHANNELS; i++) {
-        c->chan[i].index = i;
-        c->chan[i].cable80 = personality->default_cable80;
-    }
-    for (i = 0; i < ATALAB_DRIVES; i++) {
-        static const AtalabDriveConfig absent = { .present = false };
-
-        const AtalabDriveConfig *cfg = drives ? &drives[i] : &absent;
-        bool sata = (personality->caps & ATALAB_CAP_SATA);
-
-        atalab_ata_init(c, i, cfg);
-        c->drive[i].attached = cfg->present;
-        if (sata) {
-            c->drive[i].sata = true;
-            /* A position without a SATA port has no device. */
-            c->drive[i].attached = cfg->present &&
-                                   personality->sata_port[i] >= 0;
-            c->drive[i].present = false;
-        }
-    }
-    atalab_ctrl_reset(c);
-    return c;
+    return c->pers->caps & ATALAB_CAP_SATA;
 }
 
-static int pcs_offset(const AtalabCtrl *c)
-{
-    const AtalabConfigReg *r = find_reg(c, "PCS");
-
-    return (c->pers->caps & ATALAB_CAP_SATA) && r ? r->offset : -1;
-}
+/* ---- hooks the ATA side calls ---------------------------------------- */
 
 /*
- * ICH5 SATA: a drive answers on its channel only while its port is enabled
- * (PCS PnE); PnP reads 1 for an enabled port with a device.  Enabling a
- * port resets its channel as a COMRESET would.
+ * The channel's interrupt line: what the PIIX4 sees on IRQ14/15.  The
+ * engine watches it for BMISX.INTR; the host gets the level.
  */
-static void sata_update_ports(AtalabCtrl *c)
+static void hook_irq(void *opaque, unsigned channel, bool level)
 {
-    int pcs = pcs_offset(c);
-    uint8_t present_bits = 0;
-    unsigned i;
+    AtalabCtrl *c = opaque;
+    const AtalabHost *h = c->host;
 
-    if (pcs < 0) {
-        return;
-    }
-    for (i = 0; i < ATALAB_DRIVES; i++) {
-        AtalabDrive *d = &c->drive[i];
-        int port = c->pers->sata_port[i];
-        bool on;
-
-        if (port < 0) {
-            continue;
-        }
-        on = d->attached && (c->cfg[pcs] & (1u << port));
-        if (on) {
-            present_bits |= 1u << (PCS_PRESENT_SHIFT + port);
-        }
-        if (on != d->present) {
-            d->present = on;
-            atalab_trace(c, "ata%u sata-port d%u port=%d %s", d->chan->index,
-                         d->unit, port, on ? "up" : "down");
-            atalab_ata_channel_power_on(d->chan);
-        }
-    }
-    c->cfg[pcs] = (c->cfg[pcs] & 0x0F) | present_bits;
-}
-
-/* Decode every drive's setting; trace the drives whose setting changed. */
-static void timing_update(AtalabCtrl *c)
-{
-    unsigned i;
-
-    for (i = 0; i < ATALAB_DRIVES; i++) {
-        AtalabDrive *d = &c->drive[i];
-        char str[ATALAB_TIMING_STR_LEN];
-
-        atalab_timing_decode(c->pers, c->cfg, i, &d->timing);
-        atalab_timing_format(&d->timing, str, sizeof(str));
-        if (strcmp(str, d->timing_str)) {
-            g_strlcpy(d->timing_str, str, sizeof(d->timing_str));
-            atalab_trace(c, "ata%u timing d%u %s", d->chan->index, d->unit,
-                         str);
-        }
+    atalab_trace(h, "irq%u %d", channel, level);
+    atalab_bm_irq_line(&c->chan[channel].bm, level);
+    if (h->set_irq) {
+        h->set_irq(h->opaque, channel, level);
     }
 }
 
-unsigned atalab_ctrl_check_xfer(AtalabDrive *d, AtalabXfer xfer)
+/* Check a data transfer of d against the timing rules (counts, traces). */
+static bool hook_check_xfer(void *opaque, const AtalabDrive *d,
+                            AtalabXfer xfer)
 {
-    AtalabCtrl *c = d->ctrl;
+    AtalabCtrl *c = opaque;
+    AtalabDriveCheck *k = &c->check[d->index];
     AtalabViolation v[ATALAB_N_RULES];
     AtalabDriveMode m = {
         .pio_mode = d->pio_mode,
@@ -162,18 +67,70 @@ unsigned atalab_ctrl_check_xfer(AtalabDrive *d, AtalabXfer xfer)
     };
     unsigned n, i;
 
-    n = atalab_timing_check(c->pers, d->index, &d->timing, &m,
-                            d->chan->cable80, xfer, v, G_N_ELEMENTS(v));
-    d->xfer_checks++;
-    d->violations += n;
+    n = atalab_timing_check(c->pers, d->index, &k->timing, &m,
+                            d->bus->cable80, xfer, v, G_N_ELEMENTS(v));
+    k->xfer_checks++;
+    k->violations += n;
     for (i = 0; i < n && i < G_N_ELEMENTS(v); i++) {
-        d->rule_count[v[i].rule]++;
-        atalab_trace(c, "ata%u violation d%u %s reg=%s expected=%s "
-                     "actual=%s xfer=%s", d->chan->index, d->unit,
+        k->rule_count[v[i].rule]++;
+        atalab_trace(c->host, "ata%u violation d%u %s reg=%s expected=%s "
+                     "actual=%s xfer=%s", d->bus->index, d->unit,
                      atalab_rule_name(v[i].rule), v[i].reg, v[i].expected,
                      v[i].actual, xfer == ATALAB_XFER_PIO ? "pio" : "dma");
     }
-    return n;
+    return n && c->strict && xfer == ATALAB_XFER_DMA && d->udma_mode >= 0;
+}
+
+/* ---- life cycle -------------------------------------------------------- */
+
+AtalabCtrl *atalab_ctrl_new(const AtalabPersonality *personality,
+                            const AtalabHost *host,
+                            const AtalabDriveConfig drives[ATALAB_DRIVES])
+{
+    AtalabCtrl *c = g_new0(AtalabCtrl, 1);
+    size_t i;
+    unsigned b;
+
+    c->pers = personality;
+    c->host = host;
+    c->ata_hooks = (AtalabAtaHooks) {
+        .opaque = c,
+        .irq = hook_irq,
+        .check_xfer = hook_check_xfer,
+    };
+    for (i = 0; i < personality->n_regs; i++) {
+        const AtalabConfigReg *r = &personality->regs[i];
+
+        for (b = 0; b < r->size && r->offset + b < 256; b++) {
+            c->cfg_reset[r->offset + b] = r->reset >> (8 * b);
+            c->cfg_wmask[r->offset + b] = r->writable >> (8 * b);
+        }
+    }
+    for (i = 0; i < ATALAB_CHANNELS; i++) {
+        AtalabChannel *ch = &c->chan[i];
+        AtalabDriveConfig cfg[2] = { { .present = false }, {
+            .present = false } };
+        AtalabDmaClient client = {
+            .opaque = &ch->bus,
+            .started = atalab_ata_dma_started,
+            .stopped = atalab_ata_dma_stopped,
+        };
+
+        for (b = 0; b < 2 && drives; b++) {
+            cfg[b] = drives[i * 2 + b];
+            /* A position without a SATA port has no device. */
+            if (has_sata(c) && personality->sata_port[i * 2 + b] < 0) {
+                cfg[b].present = false;
+            }
+        }
+        ch->ctrl = c;
+        atalab_bm_init(&ch->bm, i, host, &client);
+        atalab_ata_bus_init(&ch->bus, i, host, &c->ata_hooks, &ch->bm.port,
+                            cfg, has_sata(c));
+        ch->bus.cable80 = personality->default_cable80;
+    }
+    atalab_ctrl_reset(c);
+    return c;
 }
 
 void atalab_ctrl_free(AtalabCtrl *c)
@@ -183,26 +140,81 @@ void atalab_ctrl_free(AtalabCtrl *c)
     if (!c) {
         return;
     }
-    for (i = 0; i < ATALAB_DRIVES; i++) {
-        atalab_ata_fini(&c->drive[i]);
+    for (i = 0; i < ATALAB_CHANNELS; i++) {
+        atalab_ata_bus_fini(&c->chan[i].bus);
     }
     g_free(c);
+}
+
+/*
+ * ICH5 SATA: a drive answers on its channel only while its port is enabled
+ * (PCS PnE); PnP reads 1 for an enabled port with a device.  Enabling or
+ * disabling a port resets its channel as a COMRESET would.
+ */
+static void sata_update_ports(AtalabCtrl *c)
+{
+    uint8_t present_bits = 0;
+    unsigned i;
+
+    if (!has_sata(c)) {
+        return;
+    }
+    for (i = 0; i < ATALAB_DRIVES; i++) {
+        AtalabDrive *d = drive_at(c, i);
+        int port = c->pers->sata_port[i];
+        bool on;
+
+        if (port < 0) {
+            continue;
+        }
+        on = d->attached && (c->cfg[CFG_PCS] & (1u << port));
+        if (on) {
+            present_bits |= 1u << (PCS_PRESENT_SHIFT + port);
+        }
+        if (on != d->present) {
+            atalab_trace(c->host, "ata%u sata-port d%u port=%d %s",
+                         d->bus->index, d->unit, port, on ? "up" : "down");
+            atalab_ata_set_present(d, on);
+            atalab_ata_bus_power_on(d->bus);
+        }
+    }
+    c->cfg[CFG_PCS] = (c->cfg[CFG_PCS] & PCS_ENABLE_MASK) | present_bits;
+}
+
+/* Decode every drive's setting; trace the drives whose setting changed. */
+static void timing_update(AtalabCtrl *c)
+{
+    unsigned i;
+
+    for (i = 0; i < ATALAB_DRIVES; i++) {
+        AtalabDriveCheck *k = &c->check[i];
+        char str[ATALAB_TIMING_STR_LEN];
+
+        atalab_timing_decode(c->pers, c->cfg, i, &k->timing);
+        atalab_timing_format(&k->timing, str, sizeof(str));
+        if (strcmp(str, k->timing_str)) {
+            g_strlcpy(k->timing_str, str, sizeof(k->timing_str));
+            atalab_trace(c->host, "ata%u timing d%u %s", i / 2, i % 2, str);
+        }
+    }
 }
 
 void atalab_ctrl_reset(AtalabCtrl *c)
 {
     unsigned i;
 
-    atalab_trace(c, "cfg reset");
+    atalab_trace(c->host, "cfg reset");
     memcpy(c->cfg, c->cfg_reset, sizeof(c->cfg));
-    for (i = 0; i < ATALAB_DRIVES; i++) {
-        if (c->drive[i].sata) {
-            c->drive[i].present = false;   /* ports disabled (PCS) */
-        }
-    }
     for (i = 0; i < ATALAB_CHANNELS; i++) {
-        atalab_bm_reset(&c->chan[i]);
-        atalab_ata_channel_power_on(&c->chan[i]);
+        AtalabChannel *ch = &c->chan[i];
+
+        if (has_sata(c)) {
+            /* Ports disabled (PCS reset value) */
+            atalab_ata_set_present(&ch->bus.drive[0], false);
+            atalab_ata_set_present(&ch->bus.drive[1], false);
+        }
+        atalab_bm_reset(&ch->bm);
+        atalab_ata_bus_power_on(&ch->bus);
     }
     sata_update_ports(c);
     timing_update(c);
@@ -210,45 +222,46 @@ void atalab_ctrl_reset(AtalabCtrl *c)
 
 void atalab_ctrl_firmware_init(AtalabCtrl *c)
 {
-    static const char *const idetim[] = { "IDETIM0", "IDETIM1" };
     unsigned i;
 
-    for (i = 0; i < G_N_ELEMENTS(idetim); i++) {
-        const AtalabConfigReg *r = find_reg(c, idetim[i]);
+    /* IDE decode enable on both channels, as SeaBIOS leaves it. */
+    c->cfg[CFG_IDETIM0 + 1] |= IDETIM_IDE >> 8;
+    c->cfg[CFG_IDETIM1 + 1] |= IDETIM_IDE >> 8;
+    for (i = 0; i < ATALAB_DRIVES; i++) {
+        AtalabDrive *d = drive_at(c, i);
 
-        if (r) {
-            c->cfg[r->offset + 1] |= IDETIM_IDE >> 8;
+        if (!d->attached) {
+            continue;
+        }
+        /*
+         * BMISX drive DMA capable bits (PIIX4 datasheet, BMISX bits 5/6):
+         * firmware that set the drive up for DMA records it there, and
+         * drivers such as ata_generic read them back.
+         */
+        c->chan[i / 2].bm.status |= i % 2 ? BM_STAT_DMA1 : BM_STAT_DMA0;
+        /*
+         * ICH PATA: firmware reports the cable in IDE_CONFIG PCRx/SCRx
+         * from each drive's IDENTIFY word 93 bit 13 (ICH5 IDE_CONFIG;
+         * ata_piix reads it in ich_pata_cable_detect).
+         */
+        if ((c->pers->caps & ATALAB_CAP_ICH_CLOCKS) && !has_sata(c) &&
+            d->bus->cable80) {
+            c->cfg[CFG_IDE_CONFIG] |= 1u << (IDE_CONFIG_CABLE_SHIFT + i);
         }
     }
-    /*
-     * ICH PATA: BIOS reports the cable in IDE_CONFIG PCRx/SCRx from each
-     * drive's IDENTIFY word 93 bit 13 (ICH5 IDE_CONFIG; ata_piix reads it
-     * in ich_pata_cable_detect).
-     */
-    if ((c->pers->caps & ATALAB_CAP_ICH_CLOCKS) &&
-        !(c->pers->caps & ATALAB_CAP_SATA)) {
-        const AtalabConfigReg *r = find_reg(c, "IDE_CONFIG");
-
-        for (i = 0; r && i < ATALAB_DRIVES; i++) {
-            if (c->drive[i].attached && c->drive[i].chan->cable80) {
-                c->cfg[r->offset] |= 1u << (IDE_CONFIG_CABLE_SHIFT + i);
-            }
-        }
-    }
-    atalab_trace(c, "cfg firmware-init");
+    atalab_trace(c->host, "cfg firmware-init");
     timing_update(c);
 }
 
 bool atalab_ctrl_decode_enabled(const AtalabCtrl *c, unsigned channel)
 {
-    uint32_t v;
+    unsigned off = channel ? CFG_IDETIM1 : CFG_IDETIM0;
 
-    if (channel >= ATALAB_CHANNELS ||
-        !atalab_ctrl_config_reg(c, channel ? "IDETIM1" : "IDETIM0", &v)) {
-        return false;
-    }
-    return v & IDETIM_IDE;
+    return channel < ATALAB_CHANNELS &&
+           (c->cfg[off + 1] & (IDETIM_IDE >> 8));
 }
+
+/* ---- configuration space ---------------------------------------------- */
 
 uint32_t atalab_ctrl_config_peek(const AtalabCtrl *c, uint32_t addr,
                                  unsigned size)
@@ -267,21 +280,31 @@ uint32_t atalab_ctrl_config_peek(const AtalabCtrl *c, uint32_t addr,
 bool atalab_ctrl_config_reg(const AtalabCtrl *c, const char *name,
                             uint32_t *value)
 {
-    const AtalabConfigReg *r = find_reg(c, name);
+    size_t i;
 
-    if (!r) {
-        return false;
+    for (i = 0; i < c->pers->n_regs; i++) {
+        const AtalabConfigReg *r = &c->pers->regs[i];
+
+        if (!strcmp(r->name, name)) {
+            *value = atalab_ctrl_config_peek(c, r->offset, r->size);
+            return true;
+        }
     }
-    *value = atalab_ctrl_config_peek(c, r->offset, r->size);
-    return true;
+    return false;
 }
 
 uint32_t atalab_ctrl_config_read(AtalabCtrl *c, uint32_t addr, unsigned size)
 {
     uint32_t v = atalab_ctrl_config_peek(c, addr, size);
 
-    atalab_trace_access(c, "cfg", false, addr, size, v);
+    atalab_trace_access(c->host, "cfg", false, addr, size, v);
     return v;
+}
+
+static bool overlaps(uint32_t addr, unsigned size, unsigned first,
+                     unsigned last)
+{
+    return addr <= last && addr + size > first;
 }
 
 void atalab_ctrl_config_write(AtalabCtrl *c, uint32_t addr, uint32_t val,
@@ -289,7 +312,7 @@ void atalab_ctrl_config_write(AtalabCtrl *c, uint32_t addr, uint32_t val,
 {
     unsigned i;
 
-    atalab_trace_access(c, "cfg", true, addr, size, val);
+    atalab_trace_access(c->host, "cfg", true, addr, size, val);
     for (i = 0; i < size && i < 4; i++) {
         uint32_t a = addr + i;
         uint8_t m;
@@ -300,14 +323,15 @@ void atalab_ctrl_config_write(AtalabCtrl *c, uint32_t addr, uint32_t val,
         m = c->cfg_wmask[a];
         c->cfg[a] = (c->cfg[a] & ~m) | ((val >> (8 * i)) & m);
     }
-    if (addr <= CFG_TIMING_LAST && addr + size > CFG_TIMING_FIRST) {
+    if (overlaps(addr, size, CFG_TIMING_FIRST, CFG_TIMING_LAST)) {
         timing_update(c);
     }
-    if (pcs_offset(c) >= 0 && addr <= (unsigned)pcs_offset(c) + 1 &&
-        addr + size > (unsigned)pcs_offset(c)) {
+    if (has_sata(c) && overlaps(addr, size, CFG_PCS, CFG_PCS + 1)) {
         sata_update_ports(c);
     }
 }
+
+/* ---- ATA and bus-master registers ------------------------------------- */
 
 uint32_t atalab_ctrl_cmd_read(AtalabCtrl *c, unsigned channel, unsigned reg,
                               unsigned size)
@@ -315,21 +339,22 @@ uint32_t atalab_ctrl_cmd_read(AtalabCtrl *c, unsigned channel, unsigned reg,
     uint32_t v = 0xFFFFFFFFu;
 
     if (channel < ATALAB_CHANNELS && reg < 8) {
-        v = atalab_ata_reg_read(&c->chan[channel], reg, size);
+        v = atalab_ata_reg_read(&c->chan[channel].bus, reg, size);
     }
     if (size < 4) {
         v &= (1u << (8 * size)) - 1;
     }
-    atalab_trace_access(c, cmd_space[channel & 1], false, reg, size, v);
+    atalab_trace_access(c->host, cmd_space[channel & 1], false, reg, size, v);
     return v;
 }
 
 void atalab_ctrl_cmd_write(AtalabCtrl *c, unsigned channel, unsigned reg,
                            uint32_t val, unsigned size)
 {
-    atalab_trace_access(c, cmd_space[channel & 1], true, reg, size, val);
+    atalab_trace_access(c->host, cmd_space[channel & 1], true, reg, size,
+                        val);
     if (channel < ATALAB_CHANNELS && reg < 8) {
-        atalab_ata_reg_write(&c->chan[channel], reg, val, size);
+        atalab_ata_reg_write(&c->chan[channel].bus, reg, val, size);
     }
 }
 
@@ -338,18 +363,28 @@ uint32_t atalab_ctrl_ctl_read(AtalabCtrl *c, unsigned channel)
     uint32_t v = 0xFF;
 
     if (channel < ATALAB_CHANNELS) {
-        v = atalab_ata_altstatus(&c->chan[channel]);
+        v = atalab_ata_altstatus(&c->chan[channel].bus);
     }
-    atalab_trace_access(c, ctl_space[channel & 1], false, 0, 1, v);
+    atalab_trace_access(c->host, ctl_space[channel & 1], false, 0, 1, v);
     return v;
 }
 
 void atalab_ctrl_ctl_write(AtalabCtrl *c, unsigned channel, uint32_t val)
 {
-    atalab_trace_access(c, ctl_space[channel & 1], true, 0, 1, val & 0xFF);
+    atalab_trace_access(c->host, ctl_space[channel & 1], true, 0, 1,
+                        val & 0xFF);
     if (channel < ATALAB_CHANNELS) {
-        atalab_ata_devctl_write(&c->chan[channel], val);
+        atalab_ata_devctl_write(&c->chan[channel].bus, val);
     }
+}
+
+static uint8_t bm_read_byte(AtalabCtrl *c, uint32_t offset)
+{
+    if (offset >= BM_CHANNEL_SIZE * ATALAB_CHANNELS) {
+        return 0;
+    }
+    return atalab_bm_read(&c->chan[offset / BM_CHANNEL_SIZE].bm,
+                          offset % BM_CHANNEL_SIZE);
 }
 
 uint32_t atalab_ctrl_bm_read(AtalabCtrl *c, uint32_t offset, unsigned size)
@@ -358,9 +393,9 @@ uint32_t atalab_ctrl_bm_read(AtalabCtrl *c, uint32_t offset, unsigned size)
     unsigned i;
 
     for (i = 0; i < size && i < 4; i++) {
-        v |= (uint32_t)atalab_bm_read_byte(c, offset + i) << (8 * i);
+        v |= (uint32_t)bm_read_byte(c, offset + i) << (8 * i);
     }
-    atalab_trace_access(c, "bm", false, offset, size, v);
+    atalab_trace_access(c->host, "bm", false, offset, size, v);
     return v;
 }
 
@@ -369,22 +404,35 @@ void atalab_ctrl_bm_write(AtalabCtrl *c, uint32_t offset, uint32_t val,
 {
     unsigned i;
 
-    atalab_trace_access(c, "bm", true, offset, size, val);
+    atalab_trace_access(c->host, "bm", true, offset, size, val);
     for (i = 0; i < size && i < 4; i++) {
-        atalab_bm_write_byte(c, offset + i, val >> (8 * i));
+        uint32_t o = offset + i;
+
+        if (o < BM_CHANNEL_SIZE * ATALAB_CHANNELS) {
+            atalab_bm_write(&c->chan[o / BM_CHANNEL_SIZE].bm,
+                            o % BM_CHANNEL_SIZE, val >> (8 * i));
+        }
     }
 }
+
+/* ---- properties and inspection ---------------------------------------- */
 
 void atalab_ctrl_set_cable80(AtalabCtrl *c, unsigned channel, bool cable80)
 {
     if (channel < ATALAB_CHANNELS) {
-        c->chan[channel].cable80 = cable80;
+        c->chan[channel].bus.cable80 = cable80;
     }
 }
 
 bool atalab_ctrl_irq_level(const AtalabCtrl *c, unsigned channel)
 {
-    return channel < ATALAB_CHANNELS && c->chan[channel].irq_level;
+    return channel < ATALAB_CHANNELS && c->chan[channel].bus.irq_level;
+}
+
+unsigned atalab_ctrl_inflight(const AtalabCtrl *c, unsigned drive)
+{
+    return drive < ATALAB_DRIVES &&
+           c->chan[drive / 2].bus.drive[drive % 2].req.inflight;
 }
 
 const AtalabPersonality *atalab_ctrl_personality(const AtalabCtrl *c)
@@ -394,7 +442,7 @@ const AtalabPersonality *atalab_ctrl_personality(const AtalabCtrl *c)
 
 bool atalab_ctrl_cable80(const AtalabCtrl *c, unsigned channel)
 {
-    return channel < ATALAB_CHANNELS && c->chan[channel].cable80;
+    return channel < ATALAB_CHANNELS && c->chan[channel].bus.cable80;
 }
 
 void atalab_ctrl_set_strict(AtalabCtrl *c, bool strict)
@@ -408,23 +456,23 @@ bool atalab_ctrl_timing(const AtalabCtrl *c, unsigned drive,
     if (drive >= ATALAB_DRIVES) {
         return false;
     }
-    *t = c->drive[drive].timing;
+    *t = c->check[drive].timing;
     return true;
 }
 
 const char *atalab_ctrl_timing_string(const AtalabCtrl *c, unsigned drive)
 {
-    return drive < ATALAB_DRIVES ? c->drive[drive].timing_str : "";
+    return drive < ATALAB_DRIVES ? c->check[drive].timing_str : "";
 }
 
 unsigned atalab_ctrl_xfer_checks(const AtalabCtrl *c, unsigned drive)
 {
-    return drive < ATALAB_DRIVES ? c->drive[drive].xfer_checks : 0;
+    return drive < ATALAB_DRIVES ? c->check[drive].xfer_checks : 0;
 }
 
 unsigned atalab_ctrl_violations(const AtalabCtrl *c, unsigned drive)
 {
-    return drive < ATALAB_DRIVES ? c->drive[drive].violations : 0;
+    return drive < ATALAB_DRIVES ? c->check[drive].violations : 0;
 }
 
 unsigned atalab_ctrl_rule_count(const AtalabCtrl *c, unsigned drive,
@@ -433,7 +481,7 @@ unsigned atalab_ctrl_rule_count(const AtalabCtrl *c, unsigned drive,
     if (drive >= ATALAB_DRIVES || rule >= ATALAB_N_RULES) {
         return 0;
     }
-    return c->drive[drive].rule_count[rule];
+    return c->check[drive].rule_count[rule];
 }
 
 void atalab_ctrl_trace_summary(const AtalabCtrl *c)
@@ -441,10 +489,10 @@ void atalab_ctrl_trace_summary(const AtalabCtrl *c)
     unsigned i;
 
     for (i = 0; i < ATALAB_DRIVES; i++) {
-        const AtalabDrive *d = &c->drive[i];
+        const AtalabDriveCheck *k = &c->check[i];
 
-        atalab_trace(c, "ata%u timing-summary d%u checks=%u violations=%u",
-                     d->chan->index, d->unit, d->xfer_checks,
-                     d->violations);
+        atalab_trace(c->host, "ata%u timing-summary d%u checks=%u "
+                     "violations=%u", i / 2, i % 2, k->xfer_checks,
+                     k->violations);
     }
 }

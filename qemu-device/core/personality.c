@@ -17,37 +17,7 @@
 #include <glib.h>
 
 #include "atalab-personality.h"
-
-/*
- * IDETIM (one per channel): 15 IDE decode enable, 14 SITRE, 13:12 ISP,
- * 11:10 reserved, 9:8 RTC, 7:0 DTE/PPE/IE/TIME for drives 1 and 0.
- */
-#define IDETIM_WMASK    0xF3FF
-/* SIDETIM: 7:6 SISP1, 5:4 SRTC1, 3:2 PISP1, 1:0 PRTC1, all read/write. */
-#define SIDETIM_WMASK   0xFF
-/* UDMACTL: 3 SSDE1, 2 SSDE0, 1 PSDE1, 0 PSDE0; 7:4 reserved. */
-#define UDMACTL_WMASK   0x0F
-/* UDMATIM: 13:12 SCT1, 9:8 SCT0, 5:4 PCT1, 1:0 PCT0; others reserved. */
-#define UDMATIM_WMASK   0x3333
-
-/*
- * ICH5 IDE_CONFIG (0x54, 32 bits): 3:0 PCB0/PCB1/SCB0/SCB1 (66 MHz Ultra DMA
- * base clock per drive), 7:4 PCR0/PCR1/SCR0/SCR1 (80-conductor cable
- * reporting, written by BIOS), 10 WR_PingPong_EN, 15:12 FAST_PCB0/
- * FAST_PCB1/FAST_SCB0/FAST_SCB1 (100 MHz base clock), 17:16 PRIM_SIG_MODE,
- * 19:18 SEC_SIG_MODE; 11, 9:8 and 31:20 reserved.
- */
-#define IDE_CONFIG_WMASK 0x000FF4FFu
-
-/*
- * ICH5 SATA (D31:F2) in IDE mode: the same timing registers (read/write for
- * software compatibility, no effect on the SATA ports), IDE_CONFIG, and
- * MAP (0x90: 2:0 map value; 000b non-combined, port 0 primary master, port 1
- * secondary master) and PCS (0x92: 1:0 P1E/P0E port enable, written by
- * software; 5:4 P1P/P0P port present, read-only, computed by the model).
- */
-#define MAP_WMASK       0x07
-#define PCS_WMASK       0x0003
+#include "pci-ide-regs.h"
 
 /*
  * Each generation adds registers to its predecessor's, at the same offsets
@@ -56,17 +26,17 @@
  */
 static const AtalabConfigReg ide_regs[] = {
     /* PIIX3 and later: PIO/MWDMA timing */
-    { "IDETIM0", 0x40, 2, 0x0000, IDETIM_WMASK },
-    { "IDETIM1", 0x42, 2, 0x0000, IDETIM_WMASK },
-    { "SIDETIM", 0x44, 1, 0x00, SIDETIM_WMASK },
+    { "IDETIM0", CFG_IDETIM0, 2, 0x0000, IDETIM_WMASK },
+    { "IDETIM1", CFG_IDETIM1, 2, 0x0000, IDETIM_WMASK },
+    { "SIDETIM", CFG_SIDETIM, 1, 0x00, SIDETIM_WMASK },
     /* PIIX4 and later: Ultra DMA */
-    { "UDMACTL", 0x48, 1, 0x00, UDMACTL_WMASK },
-    { "UDMATIM", 0x4A, 2, 0x0000, UDMATIM_WMASK },
+    { "UDMACTL", CFG_UDMACTL, 1, 0x00, UDMACTL_WMASK },
+    { "UDMATIM", CFG_UDMATIM, 2, 0x0000, UDMATIM_WMASK },
     /* ICH5: clock selects and cable reporting */
-    { "IDE_CONFIG", 0x54, 4, 0x00000000, IDE_CONFIG_WMASK },
+    { "IDE_CONFIG", CFG_IDE_CONFIG, 4, 0x00000000, IDE_CONFIG_WMASK },
     /* ICH5 SATA: port mapping and port control/status */
-    { "MAP", 0x90, 1, 0x00, MAP_WMASK },
-    { "PCS", 0x92, 2, 0x0000, PCS_WMASK },
+    { "MAP", CFG_MAP, 1, 0x00, MAP_WMASK },
+    { "PCS", CFG_PCS, 2, 0x0000, PCS_WMASK },
 };
 
 #define N_REGS_PIIX3        3

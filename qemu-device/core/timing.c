@@ -17,24 +17,7 @@
 #include <glib.h>
 
 #include "atalab-timing.h"
-
-/* IDETIM (0x40 primary, 0x42 secondary) */
-#define IDETIM_SITRE            0x4000  /* slave timing from SIDETIM */
-#define IDETIM_ISP_SHIFT        12      /* 13:12 IORDY sample point */
-#define IDETIM_RTC_SHIFT        8       /* 9:8 recovery time */
-/* Per-drive nibble: bits 3:0 drive 0, 7:4 drive 1 */
-#define IDETIM_TIME             0x1     /* fast timing bank */
-#define IDETIM_IE               0x2     /* IORDY sample point enable */
-#define IDETIM_PPE              0x4     /* prefetch and posting enable */
-#define IDETIM_DTE              0x8     /* DMA timing enable only */
-
-#define CFG_IDETIM0             0x40
-#define CFG_SIDETIM             0x44
-#define CFG_UDMACTL             0x48
-#define CFG_UDMATIM             0x4A
-#define CFG_IDE_CONFIG          0x54
-/* IDE_CONFIG: bit n PCB0/PCB1/SCB0/SCB1, bit 12+n FAST_* for drive n */
-#define IDE_CONFIG_FAST_SHIFT   12
+#include "pci-ide-regs.h"
 
 /* ATA/ATAPI-7 vol. 2: PIO timing t0, multiword DMA timing t0 (ns). */
 static const unsigned pio_min_cycle[] = { 600, 383, 240, 180, 120 };

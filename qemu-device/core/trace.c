@@ -9,16 +9,13 @@
 
 #include "trace.h"
 
-int64_t atalab_now(const AtalabCtrl *c)
+int64_t atalab_now(const AtalabHost *h)
 {
-    const AtalabHost *h = c->host;
-
     return h->clock_ns ? h->clock_ns(h->opaque) : 0;
 }
 
-void atalab_trace(const AtalabCtrl *c, const char *fmt, ...)
+void atalab_trace(const AtalabHost *h, const char *fmt, ...)
 {
-    const AtalabHost *h = c->host;
     char record[256];
     int n;
     va_list ap;
@@ -26,22 +23,22 @@ void atalab_trace(const AtalabCtrl *c, const char *fmt, ...)
     if (!h->trace) {
         return;
     }
-    n = snprintf(record, sizeof(record), "%" PRId64 " ", atalab_now(c));
+    n = snprintf(record, sizeof(record), "%" PRId64 " ", atalab_now(h));
     va_start(ap, fmt);
     vsnprintf(record + n, sizeof(record) - n, fmt, ap);
     va_end(ap);
     h->trace(h->opaque, record);
 }
 
-void atalab_trace_access(const AtalabCtrl *c, const char *space, bool write,
+void atalab_trace_access(const AtalabHost *h, const char *space, bool write,
                          uint32_t offset, unsigned size, uint32_t value)
 {
-    if (!atalab_tracing(c)) {
+    if (!atalab_tracing(h)) {
         return;
     }
     if (size < 4) {
         value &= (1u << (8 * size)) - 1;
     }
-    atalab_trace(c, "%s %c 0x%x %u 0x%0*x", space, write ? 'w' : 'r',
+    atalab_trace(h, "%s %c 0x%x %u 0x%0*x", space, write ? 'w' : 'r',
                  offset, size, (int)(size * 2), value);
 }

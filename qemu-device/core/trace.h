@@ -1,30 +1,36 @@
 /*
  * atalab emulator core: trace records (format: traces/FORMAT.md).
  *
+ * Every part of the core traces through its host pointer, so the ATA
+ * devices, the bus-master engine and the controller need nothing of each
+ * other to do it.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #ifndef ATALAB_TRACE_H
 #define ATALAB_TRACE_H
 
-#include "ctrl-state.h"
+#include <glib.h>
 
-static inline bool atalab_tracing(const AtalabCtrl *c)
+#include "atalab-host.h"
+
+static inline bool atalab_tracing(const AtalabHost *h)
 {
-    return c->host->trace != NULL;
+    return h->trace != NULL;
 }
 
 /* Nanoseconds on the host's virtual clock (0 without a clock). */
-int64_t atalab_now(const AtalabCtrl *c);
+int64_t atalab_now(const AtalabHost *h);
 
 /*
  * Emit "<time_ns> " followed by the formatted text.  Nothing is formatted
  * when tracing is off.
  */
-void atalab_trace(const AtalabCtrl *c, const char *fmt, ...)
+void atalab_trace(const AtalabHost *h, const char *fmt, ...)
     G_GNUC_PRINTF(2, 3);
 
 /* One register access: "<space> <r|w> 0x<offset> <size> 0x<value>". */
-void atalab_trace_access(const AtalabCtrl *c, const char *space, bool write,
+void atalab_trace_access(const AtalabHost *h, const char *space, bool write,
                          uint32_t offset, unsigned size, uint32_t value);
 
 #endif

@@ -99,6 +99,40 @@ static int atalab_host_dma_write(void *opaque, uint64_t addr, const void *buf,
     return pci_dma_write(PCI_DEVICE(s), addr, buf, len) == MEMTX_OK ? 0 : -1;
 }
 
+/*
+ * Zero-copy DMA: map guest RAM for a block request.  Only plain RAM is
+ * mapped; anything else (MMIO, or QEMU's single bounce buffer) is handed
+ * back at once and the core copies through pci_dma_read/write instead.
+ */
+static void *atalab_host_dma_map(void *opaque, uint64_t addr, size_t *len,
+                                 bool to_memory)
+{
+    AtalabIdeState *s = opaque;
+    DMADirection dir = to_memory ? DMA_DIRECTION_FROM_DEVICE :
+                       DMA_DIRECTION_TO_DEVICE;
+    dma_addr_t plen = *len;
+    ram_addr_t offset;
+    void *p;
+
+    p = pci_dma_map(PCI_DEVICE(s), addr, &plen, dir);
+    if (p && !memory_region_from_host(p, &offset)) {
+        pci_dma_unmap(PCI_DEVICE(s), p, plen, dir, 0);
+        p = NULL;
+    }
+    *len = p ? plen : 0;
+    return p;
+}
+
+static void atalab_host_dma_unmap(void *opaque, void *ptr, size_t len,
+                                  bool to_memory, size_t done)
+{
+    AtalabIdeState *s = opaque;
+
+    pci_dma_unmap(PCI_DEVICE(s), ptr, len,
+                  to_memory ? DMA_DIRECTION_FROM_DEVICE :
+                  DMA_DIRECTION_TO_DEVICE, done);
+}
+
 /* One block request in flight: owns the I/O vector until completion. */
 typedef struct AtalabIdeBlkReq {
     QEMUIOVector qiov;
@@ -115,40 +149,41 @@ static void atalab_blk_complete(void *opaque, int ret)
     g_free(req);
 }
 
-static AtalabIdeBlkReq *atalab_blk_req_new(void *buf, size_t len,
-                                           AtalabIoDone *done,
+static AtalabIdeBlkReq *atalab_blk_req_new(const AtalabIoVec *iov,
+                                           unsigned niov, AtalabIoDone *done,
                                            void *done_opaque)
 {
     AtalabIdeBlkReq *req = g_new0(AtalabIdeBlkReq, 1);
+    unsigned i;
 
-    qemu_iovec_init(&req->qiov, 1);
-    if (len) {
-        qemu_iovec_add(&req->qiov, buf, len);
+    qemu_iovec_init(&req->qiov, MAX(niov, 1));
+    for (i = 0; i < niov; i++) {
+        qemu_iovec_add(&req->qiov, iov[i].base, iov[i].len);
     }
     req->done = done;
     req->done_opaque = done_opaque;
     return req;
 }
 
-static void atalab_host_blk_read(void *opaque, unsigned drive, uint64_t offset,
-                                 void *buf, size_t len, AtalabIoDone *done,
-                                 void *done_opaque)
+static void atalab_host_blk_readv(void *opaque, unsigned drive,
+                                  uint64_t offset, const AtalabIoVec *iov,
+                                  unsigned niov, AtalabIoDone *done,
+                                  void *done_opaque)
 {
     AtalabIdeState *s = opaque;
-    AtalabIdeBlkReq *req = atalab_blk_req_new(buf, len, done, done_opaque);
+    AtalabIdeBlkReq *req = atalab_blk_req_new(iov, niov, done, done_opaque);
 
     blk_aio_preadv(s->blk[drive], offset, &req->qiov, 0,
                    atalab_blk_complete, req);
 }
 
-static void atalab_host_blk_write(void *opaque, unsigned drive,
-                                  uint64_t offset, const void *buf, size_t len,
-                                  bool fua, AtalabIoDone *done,
-                                  void *done_opaque)
+static void atalab_host_blk_writev(void *opaque, unsigned drive,
+                                   uint64_t offset, const AtalabIoVec *iov,
+                                   unsigned niov, bool fua,
+                                   AtalabIoDone *done, void *done_opaque)
 {
     AtalabIdeState *s = opaque;
-    AtalabIdeBlkReq *req = atalab_blk_req_new((void *)buf, len, done,
-                                              done_opaque);
+    AtalabIdeBlkReq *req = atalab_blk_req_new(iov, niov, done, done_opaque);
 
     blk_aio_pwritev(s->blk[drive], offset, &req->qiov,
                     fua ? BDRV_REQ_FUA : 0, atalab_blk_complete, req);
@@ -161,6 +196,14 @@ static void atalab_host_blk_flush(void *opaque, unsigned drive,
     AtalabIdeBlkReq *req = atalab_blk_req_new(NULL, 0, done, done_opaque);
 
     blk_aio_flush(s->blk[drive], atalab_blk_complete, req);
+}
+
+/* As ide_cancel_dma_sync: the request's completion runs inside. */
+static void atalab_host_blk_drain(void *opaque, unsigned drive)
+{
+    AtalabIdeState *s = opaque;
+
+    blk_drain(s->blk[drive]);
 }
 
 static int64_t atalab_host_clock_ns(void *opaque)
@@ -290,10 +333,8 @@ static const MemoryRegionOps atalab_bm_ops = {
  * The legacy blocks are decoded when I/O space is enabled in PCICMD and the
  * channel's IDETIM.IDE bit is set (PIIX4 datasheet 290562, IDETIM bit 15).
  */
-static void atalab_update_decode(AtalabIdeState *s)
+static void atalab_set_decode(AtalabIdeState *s, bool io)
 {
-    PCIDevice *d = PCI_DEVICE(s);
-    bool io = pci_get_word(d->config + PCI_COMMAND) & PCI_COMMAND_IO;
     unsigned i;
 
     for (i = 0; i < ATALAB_CHANNELS; i++) {
@@ -302,6 +343,14 @@ static void atalab_update_decode(AtalabIdeState *s)
         memory_region_set_enabled(&s->chan[i].cmd_io, on);
         memory_region_set_enabled(&s->chan[i].ctl_io, on);
     }
+}
+
+static void atalab_update_decode(AtalabIdeState *s)
+{
+    PCIDevice *d = PCI_DEVICE(s);
+
+    atalab_set_decode(s, pci_get_word(d->config + PCI_COMMAND) &
+                      PCI_COMMAND_IO);
 }
 
 static uint32_t atalab_config_read(PCIDevice *d, uint32_t addr, int len)
@@ -443,9 +492,12 @@ static void atalab_ide_realize(PCIDevice *d, Error **errp)
         .set_irq = atalab_host_set_irq,
         .dma_read = atalab_host_dma_read,
         .dma_write = atalab_host_dma_write,
-        .blk_read = atalab_host_blk_read,
-        .blk_write = atalab_host_blk_write,
+        .dma_map = atalab_host_dma_map,
+        .dma_unmap = atalab_host_dma_unmap,
+        .blk_readv = atalab_host_blk_readv,
+        .blk_writev = atalab_host_blk_writev,
         .blk_flush = atalab_host_blk_flush,
+        .blk_drain = atalab_host_blk_drain,
         .clock_ns = atalab_host_clock_ns,
         .timer_new = atalab_host_timer_new,
         .timer_mod = atalab_host_timer_mod,
@@ -512,11 +564,23 @@ static void atalab_ide_exit(PCIDevice *d)
 static void atalab_ide_reset(DeviceState *dev)
 {
     AtalabIdeState *s = ATALAB_IDE(dev);
+    unsigned i;
 
+    /* The model's requests finish before the reset: nothing lands after. */
+    for (i = 0; i < ATALAB_DRIVES; i++) {
+        if (s->blk[i]) {
+            blk_drain(s->blk[i]);
+        }
+    }
     atalab_ctrl_reset(s->ctrl);
     /* What the BIOS leaves behind: IDE decode enabled on both channels. */
     atalab_ctrl_firmware_init(s->ctrl);
-    atalab_update_decode(s);
+    /*
+     * A reset clears PCICMD (I/O space disabled), whether or not the PCI
+     * core has cleared our copy yet: the legacy ports stay off until the
+     * firmware enables I/O decoding again.
+     */
+    atalab_set_decode(s, false);
 }
 
 /* The model keeps its state outside QEMU's vmstate: no migration. */

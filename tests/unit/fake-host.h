@@ -2,8 +2,18 @@
  * atalab unit tests: a fake host for the emulator core.
  *
  * In-memory disk images, a fake guest RAM, block requests that complete
- * only when the test runs them (so asynchrony is real), a virtual clock,
- * interrupt level recording and trace capture.
+ * only when the test runs them (so asynchrony is real), a virtual clock
+ * with timers, interrupt level recording and trace capture.
+ *
+ * A request's data moves only when it completes: a write reaches the disk
+ * image then (from the buffers the core handed over, which must still be
+ * valid), a read fills its buffers then.  fake_host_complete_nth()
+ * completes requests in any order.  Modes a test can set after
+ * fake_host_init():
+ *   drain       the host can drain a drive's request (blk_drain): the core
+ *               then finishes abandoned requests at once (default on); off,
+ *               abandoned requests complete only when the test says
+ *   zero_copy   dma_map/dma_unmap map fake RAM directly (default on)
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -15,6 +25,7 @@
 #include "atalab-host.h"
 
 #define FAKE_RAM_SIZE   (4 * 1024 * 1024)
+#define FAKE_MAX_IOV    1024
 
 typedef enum FakeOpKind {
     FAKE_READ,
@@ -26,7 +37,8 @@ typedef struct FakeOp {
     FakeOpKind kind;
     unsigned drive;
     uint64_t offset;
-    void *buf;
+    AtalabIoVec *iov;
+    unsigned niov;
     size_t len;
     bool fua;
     AtalabIoDone *done;
@@ -40,14 +52,24 @@ typedef struct FakeHost {
     uint8_t *ram;
     GQueue pending;             /* FakeOp *, oldest first */
     int64_t now;
+    GPtrArray *timers;          /* AtalabTimer * */
     bool irq[2];
     unsigned irq_raises[2];
     GPtrArray *trace;           /* char *, one record each */
     GString *log;               /* "flush0 irq0=1 ..." in order */
     int fail_ret;               /* nonzero: the next completion fails */
-    unsigned reads, writes, flushes, fua_writes;
+    unsigned reads, writes, flushes, fua_writes, drains;
+    unsigned maps, unmaps, mapped_now;
     size_t max_len;             /* largest read/write request */
     unsigned dma_failures;
+    unsigned inflight[4];       /* requests per drive now */
+    unsigned max_inflight[4];   /* the most a drive ever had */
+    /* Modes (see above) */
+    bool drain;
+    bool zero_copy;
+    /* Called on every guest memory access (re-entrancy tests). */
+    void (*on_dma)(void *opaque, uint64_t addr, bool write);
+    void *on_dma_opaque;
 } FakeHost;
 
 /* tracing: capture records (otherwise host.trace is NULL). */
@@ -60,10 +82,16 @@ uint8_t fake_pattern(unsigned drive, uint64_t offset);
 unsigned fake_host_pending(FakeHost *fh);
 /* Complete the oldest pending request; false if there was none. */
 bool fake_host_complete_one(FakeHost *fh);
+/* Complete the n-th oldest pending request (0: oldest). */
+bool fake_host_complete_nth(FakeHost *fh, unsigned n);
 /* Complete requests (including new ones) until none is pending. */
 unsigned fake_host_complete_all(FakeHost *fh);
-/* Peek the oldest pending request (NULL if none). */
+/* Peek the n-th oldest pending request (NULL if none). */
+FakeOp *fake_host_peek_nth(FakeHost *fh, unsigned n);
 FakeOp *fake_host_peek(FakeHost *fh);
+
+/* Advance the virtual clock by ns, running the timers that expire. */
+void fake_host_advance(FakeHost *fh, int64_t ns);
 
 /* Does any captured record contain substr? */
 bool fake_host_trace_has(FakeHost *fh, const char *substr);

@@ -162,11 +162,11 @@ void rig_identify(Rig *r, unsigned drive, uint16_t words[256])
 
     rig_select(r, drive);
     rig_command(r, drive, 0xEC);
-    g_assert_cmphex(rig_altstatus(r, ch), ==, ST_DRDY | ST_DRQ);
+    g_assert_cmphex(rig_altstatus(r, ch), ==, ST_READY | ST_DRQ);
     g_assert_true(r->fh.irq[ch]);
-    g_assert_cmphex(rig_status(r, ch), ==, ST_DRDY | ST_DRQ);
+    g_assert_cmphex(rig_status(r, ch), ==, ST_READY | ST_DRQ);
     rig_read_data(r, ch, raw, sizeof(raw), false);
-    g_assert_cmphex(rig_status(r, ch), ==, ST_DRDY);
+    g_assert_cmphex(rig_status(r, ch), ==, ST_READY);
     for (i = 0; i < 256; i++) {
         words[i] = raw[2 * i] | raw[2 * i + 1] << 8;
     }

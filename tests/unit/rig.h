@@ -21,6 +21,9 @@ enum {
 
 #define ST_BSY  0x80
 #define ST_DRDY 0x40
+#define ST_DSC  0x10
+/* What an idle drive reports: DRDY and DSC (50h) */
+#define ST_READY (ST_DRDY | ST_DSC)
 #define ST_DRQ  0x08
 #define ST_ERR  0x01
 

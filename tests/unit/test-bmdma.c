@@ -19,9 +19,16 @@ static void test_registers(void)
     Rig *r = rig_new(0x5);
     AtalabCtrl *c = r->c;
 
-    /* Reset values */
+    /*
+     * Firmware leaves the drive DMA capable bits set for the drives it
+     * found (0 and 2 here); a hardware reset clears them.
+     */
+    g_assert_cmphex(atalab_ctrl_bm_read(c, 2, 1), ==, 0x20);
+    g_assert_cmphex(atalab_ctrl_bm_read(c, 10, 1), ==, 0x20);
+    atalab_ctrl_reset(c);
     g_assert_cmphex(atalab_ctrl_bm_read(c, 0, 4), ==, 0);
     g_assert_cmphex(atalab_ctrl_bm_read(c, 4, 4), ==, 0);
+    g_assert_cmphex(atalab_ctrl_bm_read(c, 8, 4), ==, 0);
     /* Command: only bits 0 and 3; reserved bits read 0 */
     atalab_ctrl_bm_write(c, 0, 0xF6, 1);
     g_assert_cmphex(atalab_ctrl_bm_read(c, 0, 1), ==, 0x00);
@@ -105,7 +112,7 @@ static void test_read_dma(void)
         /* PRD exactly consumed: ACTIVE=0 INTR=1 */
         g_assert_cmphex(rig_bm_status(r, 0) & 7, ==, BM_INTR);
         g_assert_true(r->fh.irq[0]);
-        g_assert_cmphex(rig_status(r, 0), ==, ST_DRDY);
+        g_assert_cmphex(rig_status(r, 0), ==, ST_READY);
         g_assert_false(r->fh.irq[0]);
         rig_bm_stop(r, 0);
         g_assert_cmpuint(r->fh.reads, ==, order + 1);
@@ -130,12 +137,12 @@ static void test_write_dma(void)
     g_assert_cmpmem(r->fh.disk[2] + 100 * 512, 1536, r->fh.ram + BUF, 1536);
     g_assert_cmphex(rig_bm_status(r, 1) & 7, ==, BM_INTR);
     g_assert_true(r->fh.irq[1]);
-    g_assert_cmphex(rig_status(r, 1), ==, ST_DRDY);
+    g_assert_cmphex(rig_status(r, 1), ==, ST_READY);
     g_assert_cmpuint(r->fh.fua_writes, ==, 0);
     g_assert_cmpuint(r->fh.writes, ==, 1);
     /* Write cache off: DMA writes are FUA */
     rig_bm_stop(r, 1);
-    g_assert_cmphex(rig_nodata(r, 2, 0xEF, 0x82, 0), ==, ST_DRDY);
+    g_assert_cmphex(rig_nodata(r, 2, 0xEF, 0x82, 0), ==, ST_READY);
     dma_cmd(r, 2, 0xCA, 100, 3, true);
     g_assert_cmpuint(r->fh.fua_writes, ==, 1);
     rig_free(r);
@@ -169,7 +176,7 @@ static void test_prd_larger(void)
     g_assert_true(r->fh.irq[0]);
     rig_bm_stop(r, 0);
     g_assert_cmphex(rig_bm_status(r, 0) & 7, ==, BM_INTR);
-    g_assert_cmphex(rig_status(r, 0), ==, ST_DRDY);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_READY);
 
     /* More descriptors than needed, the last one unused */
     rig_prd(r, PRDT, 0, BUF, 2048, false);
@@ -192,12 +199,12 @@ static void test_prd_short(void)
         /* PRD smaller than the transfer: ACTIVE=0 INTR=0, no interrupt */
         g_assert_cmphex(rig_bm_status(r, 0) & 7, ==, 0);
         g_assert_false(r->fh.irq[0]);
-        g_assert_cmphex(rig_altstatus(r, 0), ==, ST_DRDY | ST_DRQ);
+        g_assert_cmphex(rig_altstatus(r, 0), ==, ST_READY | ST_DRQ);
         g_assert_true(fake_host_trace_has(&r->fh, "bm prd-short ch0"));
         /* The driver's timeout handling: stop, reset */
         rig_bm_stop(r, 0);
         rig_srst(r, 0);
-        g_assert_cmphex(rig_altstatus(r, 0), ==, ST_DRDY);
+        g_assert_cmphex(rig_altstatus(r, 0), ==, ST_READY);
         g_assert_cmpuint(fake_host_pending(&r->fh), ==, 0);
     }
     /* Nothing of the short write reached the disk */
@@ -312,11 +319,17 @@ static void test_start_without_command(void)
     rig_free(r);
 }
 
-static void test_stop_midway(void)
+/*
+ * PIIX4: bus master operation cannot be stopped and resumed.  A stop with
+ * a chunk in flight drains it (nothing reaches guest memory afterwards),
+ * the command moves no more data, and only a reset ends it.
+ */
+static void stop_midway(bool zero_copy)
 {
     Rig *r = rig_new(0x1);
     uint8_t zero[4096] = { 0 };
 
+    r->fh.zero_copy = zero_copy;
     memset(r->fh.ram + BUF, 0, 4096);
     rig_prd(r, PRDT, 0, BUF, 4096, true);
     rig_bm_setup(r, 0, PRDT, true);
@@ -325,18 +338,42 @@ static void test_stop_midway(void)
     rig_bm_start(r, 0, true);
     g_assert_cmpuint(fake_host_pending(&r->fh), ==, 1);
     rig_bm_stop(r, 0);
-    g_assert_cmphex(rig_bm_status(r, 0) & BM_ACTIVE, ==, 0);
-    fake_host_complete_all(&r->fh);
+    g_assert_cmpuint(fake_host_pending(&r->fh), ==, 0);
+    g_assert_cmpuint(r->fh.drains, ==, 1);
+    g_assert_cmphex(rig_bm_status(r, 0) & 7, ==, 0);
+    g_assert_true(fake_host_trace_has(&r->fh, "dma-stuck d0 0xc8 stopped"));
+    g_assert_true(fake_host_trace_has(&r->fh, "stale d0 read lba=0"));
+    if (zero_copy) {
+        /* The drained read went straight to memory. */
+        g_assert_true(rig_ram_matches_disk(r, BUF, 0, 0, 4096));
+        memset(r->fh.ram + BUF, 0, 4096);
+    } else {
+        g_assert_cmpmem(r->fh.ram + BUF, 4096, zero, 4096);
+    }
+    g_assert_false(r->fh.irq[0]);
+    g_assert_cmphex(rig_altstatus(r, 0), ==, ST_READY | ST_DRQ);
+    /* A new start does not resume the command. */
+    rig_bm_start(r, 0, true);
+    g_assert_cmpuint(fake_host_pending(&r->fh), ==, 0);
     g_assert_cmpmem(r->fh.ram + BUF, 4096, zero, 4096);
     g_assert_false(r->fh.irq[0]);
-    g_assert_true(fake_host_trace_has(&r->fh, "bm abort ch0"));
-    g_assert_true(fake_host_trace_has(&r->fh, "stale d0 dma-read"));
-    /* Restarting the engine resumes the command from its start */
-    rig_bm_start(r, 0, true);
-    fake_host_complete_all(&r->fh);
+    g_assert_cmphex(rig_bm_status(r, 0) & 7, ==, BM_ACTIVE);
+    rig_bm_stop(r, 0);
+    /* Commands are refused while DRQ is set; SRST ends the command. */
+    rig_lba28(r, 0, 0, 8);
+    rig_command(r, 0, 0xC8);
+    g_assert_true(fake_host_trace_has(&r->fh, "ignored d0 drq cmd=0xc8"));
+    rig_srst(r, 0);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_READY);
+    dma_cmd(r, 0, 0xC8, 0, 8, false);
     g_assert_true(rig_ram_matches_disk(r, BUF, 0, 0, 4096));
-    g_assert_cmphex(rig_bm_status(r, 0) & 7, ==, BM_INTR);
     rig_free(r);
+}
+
+static void test_stop_midway(void)
+{
+    stop_midway(true);
+    stop_midway(false);
 }
 
 static void test_reset_inflight(void)
@@ -344,6 +381,8 @@ static void test_reset_inflight(void)
     Rig *r = rig_new(0x1);
     uint8_t zero[4096] = { 0 };
 
+    /* Hardware reset with a bounced DMA read in flight */
+    r->fh.zero_copy = false;
     memset(r->fh.ram + BUF, 0, 4096);
     rig_prd(r, PRDT, 0, BUF, 4096, true);
     rig_bm_setup(r, 0, PRDT, true);
@@ -351,22 +390,24 @@ static void test_reset_inflight(void)
     rig_command(r, 0, 0xC8);
     rig_bm_start(r, 0, true);
     atalab_ctrl_reset(r->c);
-    atalab_ctrl_firmware_init(r->c);
+    g_assert_cmpuint(fake_host_pending(&r->fh), ==, 0);
     g_assert_cmphex(rig_bm_status(r, 0), ==, 0);
-    fake_host_complete_all(&r->fh);
+    atalab_ctrl_firmware_init(r->c);
     g_assert_cmpmem(r->fh.ram + BUF, 4096, zero, 4096);
     g_assert_false(r->fh.irq[0]);
 
-    /* SRST with a DMA write in flight: no interrupt afterwards */
+    /* SRST with a DMA write in flight: it lands, no interrupt follows */
+    memset(r->fh.ram + BUF, 0xA5, 4096);
     rig_bm_setup(r, 0, PRDT, false);
     rig_lba28(r, 0, 0, 8);
     rig_command(r, 0, 0xCA);
     rig_bm_start(r, 0, false);
     g_assert_cmpuint(fake_host_pending(&r->fh), ==, 1);
     rig_srst(r, 0);
-    fake_host_complete_all(&r->fh);
+    g_assert_cmpuint(fake_host_pending(&r->fh), ==, 0);
     g_assert_false(r->fh.irq[0]);
     g_assert_cmphex(rig_bm_status(r, 0) & BM_INTR, ==, 0);
+    g_assert_cmphex(r->fh.disk[0][100], ==, 0xA5);
     rig_free(r);
 }
 
@@ -424,12 +465,12 @@ static void test_dma_errors(void)
     g_assert_cmphex(rig_bm_status(r, 0) & (BM_INTR | BM_ERR), ==, BM_INTR);
     g_assert_cmphex(rig_in(r, 0, R_ERROR), ==, 0x40);
     g_assert_cmphex(rig_in(r, 0, R_LBAL), ==, 4);
-    g_assert_cmphex(rig_status(r, 0), ==, ST_DRDY | ST_ERR);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_READY | ST_ERR);
     rig_bm_stop(r, 0);
     r->fh.fail_ret = -5;
     dma_cmd(r, 0, 0xCA, 4, 8, false);
     g_assert_cmphex(rig_in(r, 0, R_ERROR), ==, 0x04);
-    g_assert_cmphex(rig_status(r, 0), ==, ST_DRDY | ST_ERR);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_READY | ST_ERR);
     rig_bm_stop(r, 0);
     /* IDNF on a DMA command: interrupt, INTR, no transfer */
     dma_cmd(r, 0, 0xC8, RIG_SECTORS, 1, true);
@@ -448,7 +489,7 @@ static void test_nien_intr(void)
     dma_cmd(r, 0, 0xC8, 0, 1, false);
     g_assert_false(r->fh.irq[0]);
     g_assert_cmphex(rig_bm_status(r, 0) & 7, ==, 0);
-    g_assert_cmphex(rig_altstatus(r, 0), ==, ST_DRDY);
+    g_assert_cmphex(rig_altstatus(r, 0), ==, ST_READY);
     rig_devctl(r, 0, 0x00);
     g_assert_true(r->fh.irq[0]);
     g_assert_cmphex(rig_bm_status(r, 0) & 7, ==, BM_INTR);

@@ -217,7 +217,7 @@ static void drv_set_udma(Rig *r, unsigned drive, unsigned udma, bool ich)
 /* SET FEATURES set transfer mode (03h) with count = mode value. */
 static void set_xfer(Rig *r, unsigned drive, uint8_t mode)
 {
-    g_assert_cmphex(rig_nodata(r, drive, 0xEF, 0x03, mode), ==, ST_DRDY);
+    g_assert_cmphex(rig_nodata(r, drive, 0xEF, 0x03, mode), ==, ST_READY);
 }
 
 static void decode(Rig *r, unsigned drive, AtalabDriveTiming *t)
@@ -444,7 +444,7 @@ static uint8_t pio_read(Rig *r, unsigned drive)
     rig_lba28(r, drive, 0, 1);
     rig_command(r, drive, 0x20);
     fake_host_complete_all(&r->fh);
-    g_assert_cmphex(rig_status(r, ch), ==, ST_DRDY | ST_DRQ);
+    g_assert_cmphex(rig_status(r, ch), ==, ST_READY | ST_DRQ);
     rig_read_data(r, ch, buf, sizeof(buf), false);
     return rig_status(r, ch);
 }
@@ -487,20 +487,20 @@ static void test_rule_pio_overclock(void)
     /* Drive set to PIO 2: compatible timing is fine, PIO 4 timing not. */
     set_xfer(r, 1, 0x0A);
     drv_set_timings(r, 1, 2, 2);
-    g_assert_cmphex(pio_read(r, 1), ==, ST_DRDY);
+    g_assert_cmphex(pio_read(r, 1), ==, ST_READY);
     g_assert_cmpuint(atalab_ctrl_violations(r->c, 1), ==, 0);
     drv_set_timings(r, 1, 4, 4);
-    g_assert_cmphex(pio_read(r, 1), ==, ST_DRDY);
+    g_assert_cmphex(pio_read(r, 1), ==, ST_READY);
     g_assert_cmpuint(rule(r, 1, ATALAB_RULE_PIO_OVERCLOCK), ==, 1);
     g_assert_true(fake_host_trace_has(&r->fh, "ata0 violation d1 "
                                       "pio-overclock reg=SIDETIM "
                                       "expected=>=240ns(pio2) actual=120ns "
                                       "xfer=pio"));
-    g_assert_cmphex(pio_write(r, 1), ==, ST_DRDY);
+    g_assert_cmphex(pio_write(r, 1), ==, ST_READY);
     g_assert_cmpuint(rule(r, 1, ATALAB_RULE_PIO_OVERCLOCK), ==, 2);
     /* PIO default mode: the drive takes what IDENTIFY reports (PIO 4). */
     set_xfer(r, 1, 0x00);
-    g_assert_cmphex(pio_read(r, 1), ==, ST_DRDY);
+    g_assert_cmphex(pio_read(r, 1), ==, ST_READY);
     g_assert_cmpuint(rule(r, 1, ATALAB_RULE_PIO_OVERCLOCK), ==, 2);
     g_assert_cmpuint(atalab_ctrl_violations(r->c, 1), ==, 2);
     g_assert_cmpuint(atalab_ctrl_xfer_checks(r->c, 1), ==, 4);
@@ -565,11 +565,11 @@ static void test_rule_mwdma(void)
     /* MWDMA 2 as ata_piix programs it: clean */
     set_xfer(r, 0, 0x22);
     drv_set_mwdma(r, 0, 2, 4);
-    g_assert_cmphex(dma_read(r, 0), ==, ST_DRDY);
+    g_assert_cmphex(dma_read(r, 0), ==, ST_READY);
     g_assert_cmpuint(atalab_ctrl_violations(r->c, 0), ==, 0);
     /* Drive in MWDMA 1 (150 ns) with 120 ns timing */
     set_xfer(r, 0, 0x21);
-    g_assert_cmphex(dma_read(r, 0), ==, ST_DRDY);
+    g_assert_cmphex(dma_read(r, 0), ==, ST_READY);
     g_assert_cmpuint(rule(r, 0, ATALAB_RULE_MWDMA_OVERCLOCK), ==, 1);
     g_assert_true(fake_host_trace_has(&r->fh, "mwdma-overclock reg=IDETIM0 "
                                       "expected=>=150ns(mwdma1) "
@@ -688,21 +688,21 @@ static void test_strict_icrc(void)
     atalab_ctrl_set_strict(r->c, true);
     set_xfer(r, 0, 0x45);
     drv_set_udma(r, 0, 5, true);
-    g_assert_cmphex(dma_read(r, 0), ==, ST_DRDY);
+    g_assert_cmphex(dma_read(r, 0), ==, ST_READY);
     /* Mis-timed: the command ends with ICRC|ABRT */
     cfg_w(r, 0x55, 0x00, 1);
-    g_assert_cmphex(dma_read(r, 0), ==, ST_DRDY | ST_ERR);
+    g_assert_cmphex(dma_read(r, 0), ==, ST_READY | ST_ERR);
     g_assert_cmphex(rig_in(r, 0, R_ERROR), ==, 0x84);
     g_assert_true(fake_host_trace_has(&r->fh, "ata0 error d0 ICRC cmd=0xc8"));
     /* PIO is unaffected; MWDMA faults are not CRC errors */
-    g_assert_cmphex(pio_read(r, 0), ==, ST_DRDY);
+    g_assert_cmphex(pio_read(r, 0), ==, ST_READY);
     set_xfer(r, 0, 0x22);
-    g_assert_cmphex(dma_read(r, 0), ==, ST_DRDY);
+    g_assert_cmphex(dma_read(r, 0), ==, ST_READY);
     g_assert_cmpuint(rule(r, 0, ATALAB_RULE_UDMA_NOT_SELECTED), ==, 1);
     /* Without strict the mis-timed transfer completes */
     atalab_ctrl_set_strict(r->c, false);
     set_xfer(r, 0, 0x45);
-    g_assert_cmphex(dma_read(r, 0), ==, ST_DRDY);
+    g_assert_cmphex(dma_read(r, 0), ==, ST_READY);
     g_assert_cmpuint(rule(r, 0, ATALAB_RULE_UDMA_TIMING), ==, 2);
     rig_free(r);
 }
@@ -735,7 +735,7 @@ static void test_clean_sequences(void)
             for (mode = 0; mode <= 2; mode++) {
                 set_xfer(r, drive, 0x20 | mode);
                 drv_set_mwdma(r, drive, mode, 4);
-                g_assert_cmphex(dma_read(r, drive), ==, ST_DRDY);
+                g_assert_cmphex(dma_read(r, drive), ==, ST_READY);
             }
             for (mode = 0; mode <= MIN(p->max_udma, 5); mode++) {
                 if (mode > 2 && !atalab_ctrl_cable80(r->c, drive / 2) &&
@@ -744,7 +744,7 @@ static void test_clean_sequences(void)
                 }
                 set_xfer(r, drive, 0x40 | mode);
                 drv_set_udma(r, drive, mode, p->caps & ATALAB_CAP_ICH_CLOCKS);
-                g_assert_cmphex(dma_read(r, drive), ==, ST_DRDY);
+                g_assert_cmphex(dma_read(r, drive), ==, ST_READY);
             }
             g_assert_cmpuint(atalab_ctrl_xfer_checks(r->c, drive), >=, 8);
             g_assert_cmpuint(atalab_ctrl_violations(r->c, drive), ==, 0);
@@ -768,7 +768,7 @@ static void test_sata_ports(void)
     cfg_w(r, 0x92, 0x0003, 2);
     g_assert_cmphex(cfg(r, 0x92, 2), ==, 0x0013);
     g_assert_cmphex(cfg(r, 0x90, 1), ==, 0x00);
-    g_assert_cmphex(rig_status(r, 0), ==, ST_DRDY);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_READY);
     g_assert_cmphex(rig_status(r, 1), ==, 0x7F);
     /* Present bits are read-only */
     cfg_w(r, 0x92, 0x00F3, 2);
@@ -784,8 +784,8 @@ static void test_sata_ports(void)
     /* Timing registers have no effect on SATA: nothing is checked wrong */
     cfg_w(r, 0x48, 0x00, 1);
     cfg_w(r, 0x40, 0x8000 | 0x3300 | 0x1, 2);
-    g_assert_cmphex(dma_read(r, 0), ==, ST_DRDY);
-    g_assert_cmphex(pio_read(r, 0), ==, ST_DRDY);
+    g_assert_cmphex(dma_read(r, 0), ==, ST_READY);
+    g_assert_cmphex(pio_read(r, 0), ==, ST_READY);
     g_assert_cmpuint(atalab_ctrl_violations(r->c, 0), ==, 0);
     /* Port disabled again: the drive is gone */
     cfg_w(r, 0x92, 0x0002, 2);
@@ -802,7 +802,7 @@ static void test_sata_ports(void)
     cfg_w(r, 0x92, 0x0003, 2);
     g_assert_cmphex(cfg(r, 0x92, 2), ==, 0x0023);
     g_assert_cmphex(rig_status(r, 0), ==, 0x7F);
-    g_assert_cmphex(rig_status(r, 1), ==, ST_DRDY);
+    g_assert_cmphex(rig_status(r, 1), ==, ST_READY);
     atalab_ctrl_reset(r->c);
     g_assert_cmphex(cfg(r, 0x92, 2), ==, 0x0000);
     g_assert_cmphex(rig_status(r, 1), ==, 0x7F);

@@ -1,0 +1,208 @@
+/*
+ * atalab emulator core: what the ATA files share among themselves --
+ * register bits, the command table, and the helpers commands are built of.
+ *
+ * ata-device.c    registers, data port, INTRQ, resets, abandoned requests
+ * ata-io.c        the drive's one backend request; PIO and DMA data phases
+ * ata-cmd-table.c one row per opcode: name, protocol, flags, handler
+ * ata-commands.c  media access, settings, IDENTIFY, buffers, flush
+ * ata-power.c     power modes and the standby timer
+ * ata-smart.c     SMART and the general purpose logs
+ * ata-hpa.c       READ NATIVE MAX ADDRESS / SET MAX ADDRESS (HPA)
+ * ata-identify.c  IDENTIFY DEVICE data
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef ATALAB_ATA_INTERNAL_H
+#define ATALAB_ATA_INTERNAL_H
+
+#include <glib.h>
+
+#include "ata-device.h"
+
+/* Status register (ATA-7 vol. 1, register descriptions: Status) */
+#define ATA_STAT_BSY            0x80
+#define ATA_STAT_DRDY           0x40
+#define ATA_STAT_DF             0x20
+#define ATA_STAT_DSC            0x10    /* seek complete (obsolete bit 4) */
+#define ATA_STAT_DRQ            0x08
+#define ATA_STAT_ERR            0x01
+/* What an idle drive reports, as real drives do: 50h */
+#define ATA_STAT_READY          (ATA_STAT_DRDY | ATA_STAT_DSC)
+
+/* Error register (ATA-7 vol. 1, register descriptions: Error) */
+#define ATA_ERR_ICRC            0x80    /* interface CRC (Ultra DMA) */
+#define ATA_ERR_UNC             0x40
+#define ATA_ERR_IDNF            0x10
+#define ATA_ERR_ABRT            0x04
+
+/* Device Control register (ATA-7 vol. 1: Device Control) */
+#define ATA_CTL_HOB             0x80
+#define ATA_CTL_SRST            0x04
+#define ATA_CTL_NIEN            0x02
+
+/* Device register (ATA-7 vol. 1, register descriptions: Device) */
+#define ATA_DEV_LBA             0x40
+#define ATA_DEV_DEV             0x10
+
+/* Command block register numbers (offset from 0x1F0 / 0x170). */
+enum {
+    ATA_REG_DATA = 0,
+    ATA_REG_FEATURE = 1,        /* write; read: Error */
+    ATA_REG_COUNT = 2,
+    ATA_REG_LBAL = 3,
+    ATA_REG_LBAM = 4,
+    ATA_REG_LBAH = 5,
+    ATA_REG_DEVICE = 6,
+    ATA_REG_COMMAND = 7,        /* write; read: Status */
+};
+
+#define ATA_LBA28_LIMIT         0x10000000ull   /* sectors 28-bit reaches */
+
+/* The protocol a command follows (ATA-7 vol. 2, protocols). */
+typedef enum AtaProto {
+    ATA_PROTO_NONE,             /* not an ATA device command: aborted */
+    ATA_PROTO_NONDATA,
+    ATA_PROTO_PIO_IN,
+    ATA_PROTO_PIO_OUT,
+    ATA_PROTO_DMA,
+    ATA_PROTO_DIAG,             /* EXECUTE DEVICE DIAGNOSTIC */
+    ATA_PROTO_BY_FEATURE,       /* chosen by the Features register (SMART) */
+} AtaProto;
+
+/* AtaCmdInfo.flags */
+#define ATA_CF_LBA48            0x01    /* 48-bit taskfile */
+#define ATA_CF_WRITE            0x02    /* data to the device */
+#define ATA_CF_FUA              0x04    /* forced unit access */
+#define ATA_CF_MULTIPLE         0x08    /* DRQ blocks of the multiple count */
+#define ATA_CF_MEDIA            0x10    /* accesses the medium: spins up */
+#define ATA_CF_OBSOLETE         0x40    /* retired opcode real drives take */
+#define ATA_CF_RANGE            0x80    /* has an LBA and a sector count */
+
+struct AtaCmdInfo {
+    const char *name;           /* NULL: reserved/vendor opcode */
+    AtaProto proto;
+    unsigned flags;
+    void (*handler)(AtalabDrive *d);    /* NULL: aborted */
+};
+
+/* ata-cmd-table.c */
+const AtaCmdInfo *atalab_ata_cmd_info(uint8_t opcode);
+/* Name for traces: every standard opcode has one (RESERVED_xx/VENDOR_xx). */
+const char *atalab_ata_cmd_name(uint8_t opcode);
+
+/* ata-device.c */
+AtalabDrive *atalab_ata_selected(AtalabAtaBus *bus);
+void atalab_ata_update_irq(AtalabAtaBus *bus);
+/* The drive has an interrupt pending. */
+void atalab_ata_raise(AtalabDrive *d);
+/* Reset signature and diagnostic code (ATA-7 vol. 1, signatures). */
+void atalab_ata_set_signature(AtalabDrive *d);
+/* Status as the host reads it (BSY while an abandoned request finishes). */
+uint8_t atalab_ata_status(const AtalabDrive *d);
+/*
+ * End the command in progress without a result: its request in flight (if
+ * any) is abandoned, and the drive reads busy until that request is done.
+ */
+void atalab_ata_abort_command(AtalabDrive *d, const char *why);
+/* An abandoned request completed (ata-io.c). */
+void atalab_ata_abandoned_done(AtalabDrive *d);
+
+/* ata-commands.c: command results and the media access helpers */
+void atalab_ata_cmd_ok(AtalabDrive *d);
+void atalab_ata_cmd_error(AtalabDrive *d, uint8_t error, const char *name);
+void atalab_ata_cmd_abort(AtalabDrive *d);
+/* Report the failed sector in the LBA (or CHS) registers. */
+void atalab_ata_set_error_address(AtalabDrive *d, uint64_t lba);
+/*
+ * The address in the taskfile: 48-bit LBA, 28-bit LBA, or CHS through the
+ * current translation (INITIALIZE DEVICE PARAMETERS).  false: the CHS
+ * address does not exist (any_cylinder: only its head or sector).
+ */
+bool atalab_ata_decode_address(const AtalabDrive *d, bool any_cylinder,
+                               uint64_t *lba);
+/* The limit a command's address is checked against. */
+uint64_t atalab_ata_addressable(const AtalabDrive *d, bool lba48);
+
+/* ata-io.c */
+void atalab_ata_io_init(AtalabDrive *d);
+void atalab_ata_io_fini(AtalabDrive *d);
+/* Backend requests: at most one in flight; then() runs at completion. */
+void atalab_ata_io_read(AtalabDrive *d, uint64_t lba, unsigned sectors,
+                        void *buf, AtaIoDone *then);
+void atalab_ata_io_write(AtalabDrive *d, uint64_t lba, unsigned sectors,
+                         const void *buf, bool fua, AtaIoDone *then);
+void atalab_ata_io_flush(AtalabDrive *d, AtaIoDone *then);
+/* Abandon the request in flight (if any), draining it when the host can. */
+void atalab_ata_io_abandon(AtalabDrive *d);
+uint8_t *atalab_ata_bounce(AtalabDrive *d);
+/* Start the data phase of a read/write command set up in d. */
+void atalab_ata_pio_in_start(AtalabDrive *d);
+void atalab_ata_pio_out_start(AtalabDrive *d);
+void atalab_ata_dma_start(AtalabDrive *d);
+/* The host has read / filled the whole DRQ block. */
+void atalab_ata_pio_in_drained(AtalabDrive *d);
+void atalab_ata_pio_out_filled(AtalabDrive *d);
+
+/* ata-power.c */
+void atalab_ata_power_init(AtalabDrive *d);
+void atalab_ata_power_fini(AtalabDrive *d);
+void atalab_ata_power_on_defaults(AtalabDrive *d);
+/* A command arrives: restart the standby timer; media access spins up. */
+void atalab_ata_power_command(AtalabDrive *d, const AtaCmdInfo *info);
+/* Leave Sleep after a reset: the drive is then in Standby. */
+void atalab_ata_power_reset(AtalabDrive *d);
+void atalab_ata_cmd_standby(AtalabDrive *d);
+void atalab_ata_cmd_standby_immediate(AtalabDrive *d);
+void atalab_ata_cmd_idle(AtalabDrive *d);
+void atalab_ata_cmd_idle_immediate(AtalabDrive *d);
+void atalab_ata_cmd_check_power_mode(AtalabDrive *d);
+void atalab_ata_cmd_sleep(AtalabDrive *d);
+
+/* ata-smart.c */
+void atalab_ata_smart_init(AtalabDrive *d);
+void atalab_ata_smart_fini(AtalabDrive *d);
+void atalab_ata_smart_power_on(AtalabDrive *d);
+/* A software reset interrupts a running self-test. */
+void atalab_ata_smart_reset(AtalabDrive *d);
+void atalab_ata_cmd_smart(AtalabDrive *d);
+void atalab_ata_cmd_read_log_ext(AtalabDrive *d);
+
+/* ata-hpa.c */
+void atalab_ata_hpa_power_on(AtalabDrive *d);
+void atalab_ata_cmd_read_native_max(AtalabDrive *d);
+void atalab_ata_cmd_set_max(AtalabDrive *d);
+
+/* ata-commands.c handlers (the table's) */
+void atalab_ata_cmd_read(AtalabDrive *d);
+void atalab_ata_cmd_write(AtalabDrive *d);
+void atalab_ata_cmd_read_verify(AtalabDrive *d);
+void atalab_ata_cmd_seek(AtalabDrive *d);
+void atalab_ata_cmd_recalibrate(AtalabDrive *d);
+void atalab_ata_cmd_identify(AtalabDrive *d);
+void atalab_ata_cmd_set_features(AtalabDrive *d);
+void atalab_ata_cmd_set_multiple(AtalabDrive *d);
+void atalab_ata_cmd_init_dev_params(AtalabDrive *d);
+void atalab_ata_cmd_flush(AtalabDrive *d);
+void atalab_ata_cmd_read_buffer(AtalabDrive *d);
+void atalab_ata_cmd_write_buffer(AtalabDrive *d);
+/* EXECUTE DEVICE DIAGNOSTIC: run by both devices of the bus */
+void atalab_ata_exec_diagnostic(AtalabAtaBus *bus);
+void atalab_ata_diagnostic_done(AtalabAtaBus *bus);
+
+/* ata-identify.c */
+void atalab_ata_identify(const AtalabDrive *d, uint16_t words[256]);
+void atalab_ata_default_geometry(uint64_t sectors, uint16_t *cyls,
+                                 uint16_t *heads, uint16_t *spt);
+/* IDENTIFY word 49 bit 10: IORDY may be disabled (SET FEATURES 03h/01h) */
+#define ATA_ID49_IORDY_DISABLE  (1u << 10)
+uint16_t atalab_ata_identify_word(const AtalabDrive *d, unsigned word);
+
+/* A PIO data-in command whose blocks are generated, not read. */
+void atalab_ata_pio_in_generated(AtalabDrive *d, uint32_t blocks,
+                                 AtaPioSource *source);
+/* A PIO data-out command whose blocks are consumed, not written. */
+void atalab_ata_pio_out_consumed(AtalabDrive *d, uint32_t blocks,
+                                 AtaPioSink *sink);
+
+#endif

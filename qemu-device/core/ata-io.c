@@ -1,0 +1,548 @@
+/*
+ * atalab emulator core: a drive's backend request and the data phases of
+ * its commands (PIO data-in, PIO data-out, DMA).
+ *
+ * A drive has at most one backend request in flight.  A command that ends
+ * without its request (reset, diagnostic, bus master stopped) abandons it:
+ * the host drains it at once when it can (blk_drain, as QEMU's
+ * ide_cancel_dma_sync), otherwise the drive reads BSY until it completes.
+ * Either way no later command of the drive can be issued, written or
+ * flushed before the abandoned request is done, so an abandoned write never
+ * lands after a later write and never escapes a later FLUSH CACHE.
+ *
+ * DMA data moves through the DMA port (dma-port.h) in chunks of up to
+ * ATA_CHUNK_SECTORS: directly between the backend and guest memory when
+ * the whole chunk can be mapped, else through the drive's bounce buffer.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "ata-internal.h"
+#include "trace.h"
+
+void atalab_ata_io_init(AtalabDrive *d)
+{
+    memset(&d->req, 0, sizeof(d->req));
+}
+
+void atalab_ata_io_fini(AtalabDrive *d)
+{
+    g_free(d->bounce);
+    d->bounce = NULL;
+}
+
+uint8_t *atalab_ata_bounce(AtalabDrive *d)
+{
+    if (!d->bounce) {
+        d->bounce = g_malloc(ATA_BOUNCE_SIZE);
+    }
+    return d->bounce;
+}
+
+static void req_complete(void *opaque, int ret)
+{
+    AtalabDrive *d = opaque;
+    AtaRequest *r = &d->req;
+    AtaIoDone *then = r->then;
+
+    if (!r->inflight) {
+        atalab_trace(d->host, "ata%u bug d%u completion without a request",
+                     d->bus->index, d->unit);
+        return;
+    }
+    r->inflight = false;
+    r->then = NULL;
+    if (r->direct) {
+        /* Reads may have written any part of it: report it all as used. */
+        r->direct = false;
+        d->bus->port->unmap(d->bus->port, &r->map, r->map.len);
+    }
+    if (r->abandoned) {
+        r->abandoned = false;
+        atalab_trace(d->host, "ata%u stale d%u %s lba=%" PRIu64 " count=%u "
+                     "ret=%d", d->bus->index, d->unit, r->what, r->lba,
+                     r->sectors, ret);
+        atalab_ata_abandoned_done(d);
+        return;
+    }
+    if (ret < 0) {
+        atalab_trace(d->host, "ata%u io-error d%u %s lba=%" PRIu64
+                     " count=%u ret=%d", d->bus->index, d->unit, r->what,
+                     r->lba, r->sectors, ret);
+    }
+    then(d, ret);
+}
+
+/* Claim the drive's request slot; false (a bug) if it is taken. */
+static bool req_begin(AtalabDrive *d, const char *what, uint64_t lba,
+                      unsigned sectors, AtaIoDone *then)
+{
+    AtaRequest *r = &d->req;
+
+    if (r->inflight) {
+        atalab_trace(d->host, "ata%u bug d%u request while %s is in flight",
+                     d->bus->index, d->unit, r->what);
+#ifdef ATALAB_ASSERT_BUGS
+        g_error("second request on drive %u", d->index);
+#endif
+        atalab_ata_cmd_abort(d);
+        return false;
+    }
+    r->inflight = true;
+    r->abandoned = false;
+    r->direct = false;
+    r->what = what;
+    r->lba = lba;
+    r->sectors = sectors;
+    r->then = then;
+    return true;
+}
+
+static void submit_read(AtalabDrive *d, const AtalabIoVec *iov,
+                        unsigned niov)
+{
+    const AtalabHost *h = d->host;
+    AtaRequest *r = &d->req;
+
+    atalab_trace(h, "ata%u io d%u read lba=%" PRIu64 " count=%u%s",
+                 d->bus->index, d->unit, r->lba, r->sectors,
+                 r->direct ? " direct=1" : "");
+    h->blk_readv(h->opaque, d->index, r->lba * ATA_SECTOR_SIZE, iov, niov,
+                 req_complete, d);
+}
+
+static void submit_write(AtalabDrive *d, const AtalabIoVec *iov,
+                         unsigned niov, bool fua)
+{
+    const AtalabHost *h = d->host;
+    AtaRequest *r = &d->req;
+
+    atalab_trace(h, "ata%u io d%u write lba=%" PRIu64 " count=%u fua=%d%s",
+                 d->bus->index, d->unit, r->lba, r->sectors, fua,
+                 r->direct ? " direct=1" : "");
+    h->blk_writev(h->opaque, d->index, r->lba * ATA_SECTOR_SIZE, iov, niov,
+                  fua, req_complete, d);
+}
+
+void atalab_ata_io_read(AtalabDrive *d, uint64_t lba, unsigned sectors,
+                        void *buf, AtaIoDone *then)
+{
+    AtaRequest *r = &d->req;
+
+    if (!req_begin(d, "read", lba, sectors, then)) {
+        return;
+    }
+    r->iov.base = buf;
+    r->iov.len = (size_t)sectors * ATA_SECTOR_SIZE;
+    submit_read(d, &r->iov, 1);
+}
+
+void atalab_ata_io_write(AtalabDrive *d, uint64_t lba, unsigned sectors,
+                         const void *buf, bool fua, AtaIoDone *then)
+{
+    AtaRequest *r = &d->req;
+
+    if (!req_begin(d, "write", lba, sectors, then)) {
+        return;
+    }
+    r->iov.base = (void *)buf;
+    r->iov.len = (size_t)sectors * ATA_SECTOR_SIZE;
+    submit_write(d, &r->iov, 1, fua);
+}
+
+void atalab_ata_io_flush(AtalabDrive *d, AtaIoDone *then)
+{
+    const AtalabHost *h = d->host;
+
+    if (!req_begin(d, "flush", 0, 0, then)) {
+        return;
+    }
+    atalab_trace(h, "ata%u io d%u flush", d->bus->index, d->unit);
+    h->blk_flush(h->opaque, d->index, req_complete, d);
+}
+
+void atalab_ata_io_abandon(AtalabDrive *d)
+{
+    const AtalabHost *h = d->host;
+    AtaRequest *r = &d->req;
+
+    if (!r->inflight || r->abandoned) {
+        return;
+    }
+    r->abandoned = true;
+    atalab_trace(h, "ata%u abandon d%u %s lba=%" PRIu64 " count=%u",
+                 d->bus->index, d->unit, r->what, r->lba, r->sectors);
+    if (h->blk_drain) {
+        /* Its completion (and perhaps others) runs inside. */
+        h->blk_drain(h->opaque, d->index);
+    }
+}
+
+/* ---- PIO data-in ------------------------------------------------------- */
+
+static void pio_in_ready(AtalabDrive *d)
+{
+    d->lba += d->cur_block;
+    d->remaining -= d->cur_block;
+    d->block_index++;
+    d->data_pos = 0;
+    d->data_end = (size_t)d->cur_block * ATA_SECTOR_SIZE;
+    d->status = ATA_STAT_READY | ATA_STAT_DRQ;
+    /* Data-in: an interrupt for every DRQ block. */
+    atalab_ata_raise(d);
+}
+
+static void pio_read_done(AtalabDrive *d, int ret)
+{
+    if (ret < 0) {
+        atalab_ata_set_error_address(d, d->lba);
+        atalab_ata_cmd_error(d, ATA_ERR_UNC, "UNC");
+        return;
+    }
+    pio_in_ready(d);
+}
+
+/* Fetch the next DRQ block (BSY while the backend reads it). */
+static void pio_in_next(AtalabDrive *d)
+{
+    d->cur_block = MIN(d->block, d->remaining);
+    if (d->pio_source) {
+        d->pio_source(d, d->block_index, d->pio_buf);
+        pio_in_ready(d);
+        return;
+    }
+    d->status = ATA_STAT_BSY | ATA_STAT_DRDY;
+    atalab_ata_io_read(d, d->lba, d->cur_block, d->pio_buf, pio_read_done);
+}
+
+void atalab_ata_pio_in_start(AtalabDrive *d)
+{
+    d->phase = ATA_PHASE_PIO_IN;
+    pio_in_next(d);
+}
+
+void atalab_ata_pio_in_generated(AtalabDrive *d, uint32_t blocks,
+                                 AtaPioSource *source)
+{
+    d->pio_source = source;
+    d->block = 1;
+    d->remaining = blocks;
+    atalab_ata_pio_in_start(d);
+}
+
+void atalab_ata_pio_in_drained(AtalabDrive *d)
+{
+    if (d->remaining) {
+        pio_in_next(d);
+        return;
+    }
+    /* Last block read: no further interrupt in the data-in protocol. */
+    d->status = ATA_STAT_READY;
+    d->phase = ATA_PHASE_IDLE;
+    d->pio_source = NULL;
+    d->data_pos = d->data_end = 0;
+    atalab_trace(d->host, "ata%u done d%u 0x%02x status=0x%02x",
+                 d->bus->index, d->unit, d->cmd, d->status);
+}
+
+/* ---- PIO data-out ------------------------------------------------------ */
+
+/* Open the next DRQ block for the host to fill. */
+static void pio_out_next(AtalabDrive *d)
+{
+    d->cur_block = MIN(d->block, d->remaining);
+    d->data_pos = 0;
+    d->data_end = (size_t)d->cur_block * ATA_SECTOR_SIZE;
+    d->status = ATA_STAT_READY | ATA_STAT_DRQ;
+}
+
+static void pio_out_advance(AtalabDrive *d)
+{
+    d->lba += d->cur_block;
+    d->remaining -= d->cur_block;
+    d->block_index++;
+    if (d->remaining) {
+        /* Data-out: an interrupt after each block, DRQ for the next. */
+        pio_out_next(d);
+        atalab_ata_raise(d);
+        return;
+    }
+    d->pio_sink = NULL;
+    atalab_ata_cmd_ok(d);
+}
+
+static void pio_write_done(AtalabDrive *d, int ret)
+{
+    if (ret < 0) {
+        atalab_ata_set_error_address(d, d->lba);
+        atalab_ata_cmd_error(d, ATA_ERR_ABRT, "ABRT-write");
+        return;
+    }
+    pio_out_advance(d);
+}
+
+void atalab_ata_pio_out_start(AtalabDrive *d)
+{
+    /* Data-out: the first block is requested without an interrupt. */
+    d->phase = ATA_PHASE_PIO_OUT;
+    pio_out_next(d);
+}
+
+void atalab_ata_pio_out_consumed(AtalabDrive *d, uint32_t blocks,
+                                 AtaPioSink *sink)
+{
+    d->pio_sink = sink;
+    d->block = 1;
+    d->remaining = blocks;
+    atalab_ata_pio_out_start(d);
+}
+
+void atalab_ata_pio_out_filled(AtalabDrive *d)
+{
+    if (d->pio_sink) {
+        d->pio_sink(d, d->block_index, d->pio_buf);
+        pio_out_advance(d);
+        return;
+    }
+    d->status = ATA_STAT_BSY | ATA_STAT_DRDY;
+    atalab_ata_io_write(d, d->lba, d->cur_block, d->pio_buf,
+                        d->fua || !d->wcache, pio_write_done);
+}
+
+/* ---- DMA --------------------------------------------------------------- */
+
+static void dma_step(AtalabDrive *d);
+
+/*
+ * The transfer cannot go on (PRD table too short, PCI master abort, bus
+ * master stopped): the drive keeps its DMA command and waits, as a real
+ * drive with DMARQ asserted does, until the host resets it.
+ */
+static void dma_stuck(AtalabDrive *d, const char *why)
+{
+    d->dma_stuck = true;
+    d->dma_waiting = false;
+    atalab_trace(d->host, "ata%u dma-stuck d%u 0x%02x %s lba=%" PRIu64,
+                 d->bus->index, d->unit, d->cmd, why, d->lba);
+}
+
+static const char *dma_status_name(AtalabDmaStatus st)
+{
+    switch (st) {
+    case ATALAB_DMA_OK:
+        return "ok";
+    case ATALAB_DMA_SHORT:
+        return "prd-short";
+    case ATALAB_DMA_MASTER_ABORT:
+        return "master-abort";
+    case ATALAB_DMA_STOPPED:
+        break;
+    }
+    return "stopped";
+}
+
+static void dma_error(AtalabDrive *d)
+{
+    atalab_ata_set_error_address(d, d->lba);
+    if (d->writing) {
+        atalab_ata_cmd_error(d, ATA_ERR_ABRT, "ABRT-write");
+    } else {
+        atalab_ata_cmd_error(d, ATA_ERR_UNC, "UNC");
+    }
+}
+
+static void dma_advance(AtalabDrive *d, unsigned sectors)
+{
+    d->lba += sectors;
+    d->remaining -= sectors;
+    dma_step(d);
+}
+
+/* A direct request, or the backend write of a bounced chunk, is done. */
+static void dma_chunk_done(AtalabDrive *d, int ret)
+{
+    if (ret < 0) {
+        dma_error(d);
+        return;
+    }
+    dma_advance(d, d->req.sectors);
+}
+
+/* The backend read of a bounced chunk is done: copy it to memory. */
+static void dma_read_bounced(AtalabDrive *d, int ret)
+{
+    AtalabDmaPort *port = d->bus->port;
+    unsigned sectors = d->req.sectors;
+    uint32_t seq = d->seq;
+    AtalabDmaResult res;
+
+    if (ret < 0) {
+        dma_error(d);
+        return;
+    }
+    res = port->copy(port, d->bounce, (size_t)sectors * ATA_SECTOR_SIZE,
+                     true);
+    if (d->seq != seq) {
+        return;             /* the guest's memory access reset the drive */
+    }
+    if (res.status != ATALAB_DMA_OK) {
+        dma_stuck(d, dma_status_name(res.status));
+        return;
+    }
+    dma_advance(d, sectors);
+}
+
+static void dma_finish(AtalabDrive *d)
+{
+    AtalabDmaPort *port = d->bus->port;
+
+    port->finish(port);
+    d->bus->dma_owner = NULL;
+    atalab_ata_cmd_ok(d);
+}
+
+/* Try to move the next chunk directly; false: bounce it instead. */
+static bool dma_step_direct(AtalabDrive *d, unsigned sectors)
+{
+    AtalabDmaPort *port = d->bus->port;
+    AtaRequest *r = &d->req;
+    size_t len = (size_t)sectors * ATA_SECTOR_SIZE;
+    uint32_t seq = d->seq;
+    AtalabDmaResult res;
+
+    res = port->map(port, len, !d->writing, &r->map);
+    if (d->seq != seq) {
+        /* Fetching descriptors re-entered the device and reset it. */
+        if (res.status == ATALAB_DMA_OK && res.moved) {
+            port->unmap(port, &r->map, 0);
+        }
+        return true;
+    }
+    if (res.status != ATALAB_DMA_OK || res.moved != len) {
+        return false;
+    }
+    if (!req_begin(d, d->writing ? "write" : "read", d->lba, sectors,
+                   dma_chunk_done)) {
+        port->unmap(port, &r->map, 0);
+        return true;
+    }
+    r->direct = true;
+    if (d->writing) {
+        submit_write(d, r->map.iov, r->map.niov, d->fua || !d->wcache);
+    } else {
+        submit_read(d, r->map.iov, r->map.niov);
+    }
+    return true;
+}
+
+static void dma_step(AtalabDrive *d)
+{
+    AtalabDmaPort *port = d->bus->port;
+    unsigned sectors = MIN(d->remaining, ATA_CHUNK_SECTORS);
+    uint8_t *buf;
+    uint32_t seq = d->seq;
+    AtalabDmaResult res;
+
+    if (!d->remaining) {
+        dma_finish(d);
+        return;
+    }
+    if (dma_step_direct(d, sectors)) {
+        return;
+    }
+    buf = atalab_ata_bounce(d);
+    if (!d->writing) {
+        atalab_ata_io_read(d, d->lba, sectors, buf, dma_read_bounced);
+        return;
+    }
+    res = port->copy(port, buf, (size_t)sectors * ATA_SECTOR_SIZE, false);
+    if (d->seq != seq) {
+        return;
+    }
+    if (res.status != ATALAB_DMA_OK) {
+        /* Nothing of an incomplete chunk is written. */
+        dma_stuck(d, dma_status_name(res.status));
+        return;
+    }
+    atalab_ata_io_write(d, d->lba, sectors, buf, d->fua || !d->wcache,
+                        dma_chunk_done);
+}
+
+void atalab_ata_dma_start(AtalabDrive *d)
+{
+    AtalabAtaBus *bus = d->bus;
+    const AtalabAtaHooks *hk = bus->hooks;
+
+    /* DMA protocol: DRQ while the bus master moves the data. */
+    d->phase = ATA_PHASE_DMA;
+    d->status = ATA_STAT_READY | ATA_STAT_DRQ;
+    d->dma_stuck = false;
+    /* In strict mode a mis-timed Ultra DMA transfer ends with ICRC. */
+    d->icrc = hk->check_xfer(hk->opaque, d, ATALAB_XFER_DMA);
+    if (bus->dma_owner && bus->dma_owner != d) {
+        /*
+         * Both devices in DMA phase: a guest bug.  The engine serves one
+         * command at a time; this one waits for a bus master start after
+         * the other's command has ended.
+         */
+        d->dma_waiting = true;
+        atalab_trace(d->host, "ata%u dma-wait d%u other=d%u", bus->index,
+                     d->unit, bus->dma_owner->unit);
+        return;
+    }
+    bus->dma_owner = d;
+    if (!bus->port->active(bus->port)) {
+        d->dma_waiting = true;
+        return;
+    }
+    d->dma_waiting = false;
+    dma_step(d);
+}
+
+void atalab_ata_dma_started(void *opaque)
+{
+    AtalabAtaBus *bus = opaque;
+    AtalabDrive *d = bus->dma_owner;
+    unsigned u;
+
+    if (!d) {
+        /* The selected device first, as a host would expect. */
+        for (u = 0; u < 2 && !d; u++) {
+            AtalabDrive *c = &bus->drive[(bus->device & ATA_DEV_DEV ? 1 : 0)
+                                         ^ u];
+
+            if (c->phase == ATA_PHASE_DMA && c->dma_waiting) {
+                d = c;
+            }
+        }
+        if (!d) {
+            return;
+        }
+        bus->dma_owner = d;
+    }
+    if (d->phase != ATA_PHASE_DMA || !d->dma_waiting || d->dma_stuck) {
+        return;
+    }
+    d->dma_waiting = false;
+    dma_step(d);
+}
+
+void atalab_ata_dma_stopped(void *opaque)
+{
+    AtalabAtaBus *bus = opaque;
+    AtalabDrive *d = bus->dma_owner;
+
+    if (!d || d->phase != ATA_PHASE_DMA || d->dma_stuck || d->dma_waiting) {
+        return;             /* the engine was not serving a command */
+    }
+    /*
+     * PIIX4 datasheet, bus master function: bus master operation cannot
+     * be stopped and then resumed; the data may be discarded.  The chunk
+     * in flight is abandoned and the command moves no more data.
+     */
+    d->seq++;
+    dma_stuck(d, "stopped");
+    atalab_ata_io_abandon(d);
+}
