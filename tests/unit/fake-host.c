@@ -334,6 +334,8 @@ void fake_host_add_disk(FakeHost *fh, unsigned drive, uint64_t sectors)
 {
     uint64_t i;
 
+    /* A larger drive is backed only this far: reads beyond fail. */
+    sectors = MIN(sectors, FAKE_DISK_MAX_SECTORS);
     fh->disk_bytes[drive] = sectors * 512;
     fh->disk[drive] = g_malloc(sectors * 512);
     for (i = 0; i < sectors * 512; i++) {

@@ -26,6 +26,8 @@
 
 #define FAKE_RAM_SIZE   (4 * 1024 * 1024)
 #define FAKE_MAX_IOV    1024
+/* Disk images hold at most this many sectors (64 MiB) of data. */
+#define FAKE_DISK_MAX_SECTORS   131072
 
 typedef enum FakeOpKind {
     FAKE_READ,

@@ -772,6 +772,75 @@ static void test_altstatus_and_ack(void)
     rig_free(r);
 }
 
+/*
+ * Writing the Command register clears the device's pending interrupt
+ * (ATA-7 vol. 1), so a command issued while an old interrupt is still
+ * pending gives the controller a new edge at its completion: the line
+ * drops, rises again, and BMISX.INTR (which follows rising edges of the
+ * line) is set again.
+ */
+static void test_command_clears_interrupt(void)
+{
+    Rig *r = rig_new(0x1);
+    unsigned raises;
+
+    rig_select(r, 0);
+    rig_command(r, 0, 0xE1);
+    g_assert_true(r->fh.irq[0]);
+    g_assert_cmphex(rig_bm_status(r, 0) & 0x04, ==, 0x04);
+    /* The guest leaves it pending and clears BMISX.INTR only. */
+    atalab_ctrl_bm_write(r->c, 2, 0x04, 1);
+    g_assert_cmphex(rig_bm_status(r, 0) & 0x04, ==, 0);
+    raises = r->fh.irq_raises[0];
+    /* A flush: the command write drops the line, the completion raises it */
+    rig_command(r, 0, 0xE7);
+    g_assert_false(r->fh.irq[0]);
+    fake_host_complete_all(&r->fh);
+    g_assert_true(r->fh.irq[0]);
+    g_assert_cmpuint(r->fh.irq_raises[0], ==, raises + 1);
+    g_assert_cmphex(rig_bm_status(r, 0) & 0x04, ==, 0x04);
+    g_assert_true(g_str_has_suffix(r->fh.log->str,
+                                   "irq0=0 flush0 irq0=1 "));
+    rig_free(r);
+}
+
+/* EXECUTE DEVICE DIAGNOSTIC clears both devices' pending interrupts. */
+static void test_diagnostic_clears_interrupts(void)
+{
+    Rig *r = rig_new(0x3);
+
+    /* Both devices with an interrupt pending */
+    rig_select(r, 1);
+    rig_command(r, 1, 0xE1);
+    rig_select(r, 0);
+    rig_command(r, 0, 0xE1);
+    g_assert_true(r->fh.irq[0]);
+    rig_command(r, 0, 0x90);
+    /* Device 0 interrupts for the diagnostic; device 1 has none left. */
+    g_assert_true(r->fh.irq[0]);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_READY);
+    g_assert_false(r->fh.irq[0]);
+    rig_select(r, 1);
+    g_assert_false(r->fh.irq[0]);
+    rig_free(r);
+}
+
+/* BMISX.INTR comes from the line: with nIEN set no edge, so no INTR. */
+static void test_intr_follows_line(void)
+{
+    Rig *r = rig_new(0x1);
+
+    rig_devctl(r, 0, 0x02);
+    rig_select(r, 0);
+    rig_command(r, 0, 0xE1);
+    g_assert_false(r->fh.irq[0]);
+    g_assert_cmphex(rig_bm_status(r, 0) & 0x04, ==, 0);
+    rig_devctl(r, 0, 0x00);
+    g_assert_true(r->fh.irq[0]);
+    g_assert_cmphex(rig_bm_status(r, 0) & 0x04, ==, 0x04);
+    rig_free(r);
+}
+
 static void test_absent_slave_keeps_master_irq(void)
 {
     Rig *r = rig_new(0x1);
@@ -932,6 +1001,11 @@ int main(int argc, char **argv)
     g_test_add_func("/ata/altstatus-and-ack", test_altstatus_and_ack);
     g_test_add_func("/ata/absent-slave-keeps-master-irq",
                     test_absent_slave_keeps_master_irq);
+    g_test_add_func("/ata/command-clears-interrupt",
+                    test_command_clears_interrupt);
+    g_test_add_func("/ata/diagnostic-clears-interrupts",
+                    test_diagnostic_clears_interrupts);
+    g_test_add_func("/ata/intr-follows-line", test_intr_follows_line);
     g_test_add_func("/ata/hob", test_hob);
     g_test_add_func("/ata/busy-writes-ignored", test_busy_writes_ignored);
     g_test_add_func("/ata/data-port-without-drq",
