@@ -582,6 +582,123 @@ static void test_write_cache_fua(void)
     rig_free(r);
 }
 
+/* WRITE MULTIPLE FUA EXT: forced unit access even with the cache on. */
+static void test_fua_commands(void)
+{
+    Rig *r = rig_new(0x1);
+    uint16_t w[256];
+
+    rig_identify(r, 0, w);
+    g_assert_true(w[84] & (1 << 6));
+    g_assert_true(w[87] & (1 << 6));
+    g_assert_cmphex(rig_nodata(r, 0, 0xC6, 0, 4), ==, ST_READY);
+    pio_write(r, 0, 0xCE, true, 100, 8, 4);
+    g_assert_cmpuint(r->fh.writes, ==, 2);
+    g_assert_cmpuint(r->fh.fua_writes, ==, 2);
+    pio_write(r, 0, 0x39, true, 100, 4, 4);
+    g_assert_cmpuint(r->fh.fua_writes, ==, 2);
+    g_assert_true(fake_host_trace_has(&r->fh,
+                                      "0xce WRITE_MULTIPLE_FUA_EXT lba=100"));
+    rig_free(r);
+}
+
+/* READ VERIFY reads the medium: a backend read error is UNC there. */
+static void test_read_verify_error(void)
+{
+    Rig *r = rig_new(0x1);
+
+    rig_lba28(r, 0, 77, 5);
+    rig_command(r, 0, 0x40);
+    g_assert_cmpuint(fake_host_pending(&r->fh), ==, 1);
+    g_assert_cmpuint(fake_host_peek(&r->fh)->len, ==, 5 * 512);
+    r->fh.fail_ret = -5;
+    fake_host_complete_all(&r->fh);
+    g_assert_true(r->fh.irq[0]);
+    g_assert_cmphex(rig_in(r, 0, R_ERROR), ==, ERR_UNC);
+    g_assert_cmphex(rig_in(r, 0, R_LBAL), ==, 77);
+    rig_free(r);
+}
+
+/*
+ * 28-bit commands reach sectors 0..0FFFFFFEh whatever the capacity (IDENTIFY
+ * words 60-61 cap at 0FFFFFFFh); 48-bit commands go beyond.
+ */
+static void test_lba28_limit(void)
+{
+    Rig *r = rig_new_full("piix4", 0x1, 0x10000100, false);
+
+    rig_lba28(r, 0, 0x0FFFFFFF, 1);
+    rig_command(r, 0, 0x40);
+    assert_idnf(r, 0);
+    rig_lba28(r, 0, 0x0FFFFFF0, 16);
+    rig_command(r, 0, 0xC8);
+    assert_idnf(r, 0);
+    rig_lba48(r, 0, 0x0FFFFFFF, 1);
+    rig_command(r, 0, 0x42);
+    g_assert_cmpuint(fake_host_pending(&r->fh), ==, 1);
+    fake_host_complete_all(&r->fh);
+    rig_free(r);
+}
+
+/* A failed sector in CHS mode is reported as cylinder/head/sector. */
+static void test_chs_error_address(void)
+{
+    Rig *r = rig_new(0x1);
+    /* LBA 2000 = C 1, H 15, S 48 with 16 heads and 63 sectors */
+    unsigned cyl = 2000 / (16 * 63), head = (2000 / 63) % 16;
+    unsigned sect = 2000 % 63 + 1;
+
+    rig_out(r, 0, R_DEVICE, 0xA0 | head);
+    rig_out(r, 0, R_COUNT, 1);
+    rig_out(r, 0, R_LBAL, sect);
+    rig_out(r, 0, R_LBAM, cyl);
+    rig_out(r, 0, R_LBAH, cyl >> 8);
+    rig_command(r, 0, 0x20);
+    r->fh.fail_ret = -5;
+    fake_host_complete_all(&r->fh);
+    g_assert_cmphex(rig_in(r, 0, R_ERROR), ==, ERR_UNC);
+    g_assert_cmpuint(fake_host_trace_count(&r->fh, "lba=2000"), >=, 1);
+    g_assert_cmphex(rig_in(r, 0, R_LBAL), ==, sect);
+    g_assert_cmphex(rig_in(r, 0, R_LBAM), ==, cyl);
+    g_assert_cmphex(rig_in(r, 0, R_LBAH), ==, 0);
+    g_assert_cmphex(rig_in(r, 0, R_DEVICE), ==, 0xA0 | head);
+    rig_free(r);
+}
+
+static void test_seek_recalibrate_buffer(void)
+{
+    Rig *r = rig_new(0x1);
+    uint8_t out[512], in[512];
+    unsigned i;
+
+    rig_lba28(r, 0, 1234, 0);
+    rig_command(r, 0, 0x70);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_READY);
+    rig_lba28(r, 0, RIG_SECTORS, 0);
+    rig_command(r, 0, 0x7F);
+    assert_idnf(r, 0);
+    g_assert_cmphex(rig_nodata(r, 0, 0x10, 0, 0), ==, ST_READY);
+    g_assert_cmphex(rig_nodata(r, 0, 0x1F, 0, 0), ==, ST_READY);
+    g_assert_cmpuint(fake_host_pending(&r->fh), ==, 0);
+    /* WRITE BUFFER then READ BUFFER: the same 512 bytes */
+    for (i = 0; i < 512; i++) {
+        out[i] = i * 7 + 3;
+    }
+    rig_select(r, 0);
+    rig_command(r, 0, 0xE8);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_READY | ST_DRQ);
+    rig_write_data(r, 0, out, 512, false);
+    g_assert_true(r->fh.irq[0]);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_READY);
+    rig_command(r, 0, 0xE4);
+    g_assert_true(r->fh.irq[0]);
+    rig_status(r, 0);
+    rig_read_data(r, 0, in, 512, true);
+    g_assert_cmpmem(in, 512, out, 512);
+    g_assert_cmpuint(r->fh.reads + r->fh.writes, ==, 0);
+    rig_free(r);
+}
+
 static void test_block_errors(void)
 {
     Rig *r = rig_new(0x1);
@@ -993,6 +1110,12 @@ int main(int argc, char **argv)
     g_test_add_func("/ata/flush", test_flush);
     g_test_add_func("/ata/write-cache-fua", test_write_cache_fua);
     g_test_add_func("/ata/block-errors", test_block_errors);
+    g_test_add_func("/ata/fua-commands", test_fua_commands);
+    g_test_add_func("/ata/read-verify-error", test_read_verify_error);
+    g_test_add_func("/ata/lba28-limit", test_lba28_limit);
+    g_test_add_func("/ata/chs-error-address", test_chs_error_address);
+    g_test_add_func("/ata/seek-recalibrate-buffer",
+                    test_seek_recalibrate_buffer);
     g_test_add_func("/ata/diagnostic", test_diagnostic);
     g_test_add_func("/ata/srst", test_srst);
     g_test_add_func("/ata/absent-slave", test_absent_slave);
