@@ -26,7 +26,10 @@
 #include "monitor/monitor.h"
 #include "sysemu/block-backend.h"
 #include "sysemu/dma.h"
+#include "sysemu/runstate.h"
 #include "sysemu/sysemu.h"
+#include "qemu/queue.h"
+#include "exec/memory.h"
 
 #include "core/atalab-ctrl.h"
 
@@ -65,6 +68,7 @@ struct AtalabIdeState {
     char *drive_fwrev[ATALAB_DRIVES];
     uint32_t cable[ATALAB_CHANNELS];    /* 40, 80; 0: personality default */
     bool strict;
+    BlockdevOnError rerror, werror;
 
     AtalabIdeChannel chan[ATALAB_CHANNELS];
     MemoryRegion bm_io;
@@ -72,7 +76,17 @@ struct AtalabIdeState {
     AtalabCtrl *ctrl;
     FILE *trace;
     Notifier exit_notifier;
+    Notifier machine_done;
+    /* Requests that failed under werror/rerror=stop: retried on resume. */
+    QTAILQ_HEAD(, AtalabIdeBlkReq) held;
+    VMChangeStateEntry *vmstate;
+    QEMUBH *retry_bh;
+    QLIST_ENTRY(AtalabIdeState) next;
 };
+
+/* Every realized controller: two would decode the same legacy ports. */
+static QLIST_HEAD(, AtalabIdeState) atalab_instances =
+    QLIST_HEAD_INITIALIZER(atalab_instances);
 
 /* ---- host interface ---------------------------------------------------- */
 
@@ -133,29 +147,135 @@ static void atalab_host_dma_unmap(void *opaque, void *ptr, size_t len,
                   DMA_DIRECTION_TO_DEVICE, done);
 }
 
-/* One block request in flight: owns the I/O vector until completion. */
+typedef enum AtalabIdeBlkOp {
+    ATALAB_BLK_READ,
+    ATALAB_BLK_WRITE,
+    ATALAB_BLK_FLUSH,
+} AtalabIdeBlkOp;
+
+/*
+ * One block request: owns the I/O vector until it completes, and is kept
+ * (and later submitted again) when the drive's error policy stops the VM.
+ */
 typedef struct AtalabIdeBlkReq {
+    AtalabIdeState *s;
+    unsigned drive;
+    AtalabIdeBlkOp op;
+    uint64_t offset;
+    bool fua;
+    int ret;
     QEMUIOVector qiov;
     AtalabIoDone *done;
     void *done_opaque;
+    QTAILQ_ENTRY(AtalabIdeBlkReq) next;
 } AtalabIdeBlkReq;
 
-static void atalab_blk_complete(void *opaque, int ret)
-{
-    AtalabIdeBlkReq *req = opaque;
+static void atalab_blk_submit(AtalabIdeBlkReq *req);
 
+static void atalab_blk_finish(AtalabIdeBlkReq *req, int ret)
+{
     qemu_iovec_destroy(&req->qiov);
     req->done(req->done_opaque, ret);
     g_free(req);
 }
 
-static AtalabIdeBlkReq *atalab_blk_req_new(const AtalabIoVec *iov,
+/*
+ * A backend error goes through the drive's rerror/werror policy, as
+ * ide-hd does: report it to the model (ATA error), ignore it, or stop the
+ * VM and submit the request again when it runs.
+ */
+static void atalab_blk_complete(void *opaque, int ret)
+{
+    AtalabIdeBlkReq *req = opaque;
+    AtalabIdeState *s = req->s;
+    BlockBackend *blk = s->blk[req->drive];
+    bool is_read = req->op == ATALAB_BLK_READ;
+    BlockErrorAction action;
+
+    if (ret < 0) {
+        action = blk_get_error_action(blk, is_read, -ret);
+        if (action == BLOCK_ERROR_ACTION_STOP) {
+            req->ret = ret;
+            QTAILQ_INSERT_TAIL(&s->held, req, next);
+        }
+        blk_error_action(blk, action, is_read, -ret);
+        if (action == BLOCK_ERROR_ACTION_STOP) {
+            return;
+        }
+        if (action == BLOCK_ERROR_ACTION_IGNORE) {
+            ret = 0;
+        }
+    }
+    atalab_blk_finish(req, ret);
+}
+
+static void atalab_blk_submit(AtalabIdeBlkReq *req)
+{
+    BlockBackend *blk = req->s->blk[req->drive];
+
+    switch (req->op) {
+    case ATALAB_BLK_READ:
+        blk_aio_preadv(blk, req->offset, &req->qiov, 0, atalab_blk_complete,
+                       req);
+        break;
+    case ATALAB_BLK_WRITE:
+        blk_aio_pwritev(blk, req->offset, &req->qiov,
+                        req->fua ? BDRV_REQ_FUA : 0, atalab_blk_complete,
+                        req);
+        break;
+    case ATALAB_BLK_FLUSH:
+        blk_aio_flush(blk, atalab_blk_complete, req);
+        break;
+    }
+}
+
+static void atalab_retry_bh(void *opaque)
+{
+    AtalabIdeState *s = opaque;
+    AtalabIdeBlkReq *req;
+
+    while ((req = QTAILQ_FIRST(&s->held))) {
+        QTAILQ_REMOVE(&s->held, req, next);
+        atalab_blk_submit(req);
+    }
+}
+
+static void atalab_vm_state_change(void *opaque, bool running,
+                                   RunState state)
+{
+    AtalabIdeState *s = opaque;
+
+    if (running && !QTAILQ_EMPTY(&s->held)) {
+        qemu_bh_schedule(s->retry_bh);
+    }
+}
+
+/* Give up the held requests of drive (all: -1) with their errors. */
+static void atalab_blk_drop_held(AtalabIdeState *s, int drive)
+{
+    AtalabIdeBlkReq *req, *tmp;
+
+    QTAILQ_FOREACH_SAFE(req, &s->held, next, tmp) {
+        if (drive < 0 || req->drive == drive) {
+            QTAILQ_REMOVE(&s->held, req, next);
+            atalab_blk_finish(req, req->ret);
+        }
+    }
+}
+
+static AtalabIdeBlkReq *atalab_blk_req_new(AtalabIdeState *s, unsigned drive,
+                                           AtalabIdeBlkOp op, uint64_t offset,
+                                           const AtalabIoVec *iov,
                                            unsigned niov, AtalabIoDone *done,
                                            void *done_opaque)
 {
     AtalabIdeBlkReq *req = g_new0(AtalabIdeBlkReq, 1);
     unsigned i;
 
+    req->s = s;
+    req->drive = drive;
+    req->op = op;
+    req->offset = offset;
     qemu_iovec_init(&req->qiov, MAX(niov, 1));
     for (i = 0; i < niov; i++) {
         qemu_iovec_add(&req->qiov, iov[i].base, iov[i].len);
@@ -170,11 +290,9 @@ static void atalab_host_blk_readv(void *opaque, unsigned drive,
                                   unsigned niov, AtalabIoDone *done,
                                   void *done_opaque)
 {
-    AtalabIdeState *s = opaque;
-    AtalabIdeBlkReq *req = atalab_blk_req_new(iov, niov, done, done_opaque);
-
-    blk_aio_preadv(s->blk[drive], offset, &req->qiov, 0,
-                   atalab_blk_complete, req);
+    atalab_blk_submit(atalab_blk_req_new(opaque, drive, ATALAB_BLK_READ,
+                                         offset, iov, niov, done,
+                                         done_opaque));
 }
 
 static void atalab_host_blk_writev(void *opaque, unsigned drive,
@@ -182,28 +300,31 @@ static void atalab_host_blk_writev(void *opaque, unsigned drive,
                                    unsigned niov, bool fua,
                                    AtalabIoDone *done, void *done_opaque)
 {
-    AtalabIdeState *s = opaque;
-    AtalabIdeBlkReq *req = atalab_blk_req_new(iov, niov, done, done_opaque);
+    AtalabIdeBlkReq *req = atalab_blk_req_new(opaque, drive,
+                                              ATALAB_BLK_WRITE, offset, iov,
+                                              niov, done, done_opaque);
 
-    blk_aio_pwritev(s->blk[drive], offset, &req->qiov,
-                    fua ? BDRV_REQ_FUA : 0, atalab_blk_complete, req);
+    req->fua = fua;
+    atalab_blk_submit(req);
 }
 
 static void atalab_host_blk_flush(void *opaque, unsigned drive,
                                   AtalabIoDone *done, void *done_opaque)
 {
-    AtalabIdeState *s = opaque;
-    AtalabIdeBlkReq *req = atalab_blk_req_new(NULL, 0, done, done_opaque);
-
-    blk_aio_flush(s->blk[drive], atalab_blk_complete, req);
+    atalab_blk_submit(atalab_blk_req_new(opaque, drive, ATALAB_BLK_FLUSH, 0,
+                                         NULL, 0, done, done_opaque));
 }
 
-/* As ide_cancel_dma_sync: the request's completion runs inside. */
+/*
+ * As ide_cancel_dma_sync: the request's completion runs inside.  A request
+ * held for a retry (VM stopped by the error policy) is given up.
+ */
 static void atalab_host_blk_drain(void *opaque, unsigned drive)
 {
     AtalabIdeState *s = opaque;
 
     blk_drain(s->blk[drive]);
+    atalab_blk_drop_held(s, drive);
 }
 
 static int64_t atalab_host_clock_ns(void *opaque)
@@ -414,9 +535,21 @@ static bool atalab_attach_drives(AtalabIdeState *s,
             error_setg(errp, "drive%u: no medium", i);
             return false;
         }
-        if (blk_supports_write_perm(blk)) {
-            perm |= BLK_PERM_WRITE;
+        /* An ATA disk has no write protection to show: refuse it. */
+        if (!blk_supports_write_perm(blk)) {
+            error_setg(errp, "drive%u: read-only backend; atalab-ide disks "
+                       "are writable (use a writable image, or "
+                       "snapshot=on)", i);
+            return false;
         }
+        perm |= BLK_PERM_WRITE;
+        /* "auto" means what ide-hd makes of it: report reads, stop on ENOSPC */
+        blk_set_on_error(blk, s->rerror == BLOCKDEV_ON_ERROR_AUTO ?
+                         BLOCKDEV_ON_ERROR_REPORT : s->rerror,
+                         s->werror == BLOCKDEV_ON_ERROR_AUTO ?
+                         BLOCKDEV_ON_ERROR_ENOSPC : s->werror);
+        /* werror/rerror=stop record the error in the I/O status. */
+        blk_iostatus_enable(blk);
         if (blk_set_perm(blk, perm, BLK_PERM_CONSISTENT_READ |
                          BLK_PERM_WRITE_UNCHANGED, errp) < 0) {
             return false;
@@ -436,6 +569,65 @@ static bool atalab_attach_drives(AtalabIdeState *s,
     return true;
 }
 
+/*
+ * The legacy command and control blocks belong to one IDE controller.
+ * Another one (the pc machine's built-in piix3-ide, a -device piix4-ide,
+ * a second atalab-ide) would decode the same ports and drive the same
+ * IRQs: refuse the configuration, naming what is already there.
+ */
+static bool atalab_find_io_conflict(AtalabIdeState *s, Error **errp)
+{
+    MemoryRegion *io = pci_address_space_io(PCI_DEVICE(s));
+    unsigned i, j;
+
+    for (i = 0; i < ATALAB_CHANNELS; i++) {
+        static const unsigned len[2] = { 8, 1 };
+        uint16_t base[2] = { atalab_legacy[i].cmd_base,
+                             atalab_legacy[i].ctl_base };
+
+        for (j = 0; j < 2; j++) {
+            MemoryRegionSection sec = memory_region_find(io, base[j],
+                                                         len[j]);
+            Object *owner;
+
+            if (!sec.mr) {
+                continue;
+            }
+            /* Nothing mapped there (the space itself), or our own ports */
+            if (sec.mr == io || sec.mr == &s->chan[i].cmd_io ||
+                sec.mr == &s->chan[i].ctl_io) {
+                memory_region_unref(sec.mr);
+                continue;
+            }
+            owner = memory_region_owner(sec.mr);
+            error_setg(errp, "legacy I/O ports 0x%x-0x%x (IRQ %u) are "
+                       "already used by I/O region '%s'%s%s: only one IDE "
+                       "controller can use the legacy ports", base[j],
+                       base[j] + len[j] - 1, atalab_legacy[i].irq,
+                       memory_region_name(sec.mr),
+                       object_dynamic_cast(owner, TYPE_DEVICE) ?
+                       " of device " : "",
+                       object_dynamic_cast(owner, TYPE_DEVICE) ?
+                       object_get_typename(owner) : "");
+            memory_region_unref(sec.mr);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A controller realized after us: found once the machine is complete. */
+static void atalab_machine_done(Notifier *n, void *data)
+{
+    AtalabIdeState *s = container_of(n, AtalabIdeState, machine_done);
+    Error *err = NULL;
+
+    if (atalab_find_io_conflict(s, &err)) {
+        error_reportf_err(err, "atalab-ide: ");
+        exit(1);
+    }
+}
+
 static void atalab_ide_realize(PCIDevice *d, Error **errp)
 {
     AtalabIdeState *s = ATALAB_IDE(d);
@@ -446,6 +638,14 @@ static void atalab_ide_realize(PCIDevice *d, Error **errp)
     if (!p) {
         error_setg(errp, "unknown model '%s' (known: %s)", s->model,
                    atalab_personality_names());
+        return;
+    }
+    if (!QLIST_EMPTY(&atalab_instances)) {
+        error_setg(errp, "only one atalab-ide per machine: both would "
+                   "decode the legacy ports 0x1f0/0x170 and IRQ 14/15");
+        return;
+    }
+    if (atalab_find_io_conflict(s, errp)) {
         return;
     }
     for (i = 0; i < ATALAB_CHANNELS; i++) {
@@ -534,6 +734,13 @@ static void atalab_ide_realize(PCIDevice *d, Error **errp)
                           "atalab-ide-bmdma", 16);
     pci_register_bar(d, 4, PCI_BASE_ADDRESS_SPACE_IO, &s->bm_io);
     atalab_update_decode(s);
+
+    QTAILQ_INIT(&s->held);
+    s->retry_bh = qemu_bh_new(atalab_retry_bh, s);
+    s->vmstate = qemu_add_vm_change_state_handler(atalab_vm_state_change, s);
+    s->machine_done.notify = atalab_machine_done;
+    qemu_add_machine_init_done_notifier(&s->machine_done);
+    QLIST_INSERT_HEAD(&atalab_instances, s, next);
 }
 
 static void atalab_ide_exit(PCIDevice *d)
@@ -546,6 +753,11 @@ static void atalab_ide_exit(PCIDevice *d)
             blk_drain(s->blk[i]);
         }
     }
+    atalab_blk_drop_held(s, -1);
+    qemu_del_vm_change_state_handler(s->vmstate);
+    qemu_bh_delete(s->retry_bh);
+    qemu_remove_machine_init_done_notifier(&s->machine_done);
+    QLIST_REMOVE(s, next);
     for (i = 0; i < ATALAB_CHANNELS; i++) {
         memory_region_del_subregion(pci_address_space_io(d),
                                     &s->chan[i].cmd_io);
@@ -572,6 +784,7 @@ static void atalab_ide_reset(DeviceState *dev)
             blk_drain(s->blk[i]);
         }
     }
+    atalab_blk_drop_held(s, -1);
     atalab_ctrl_reset(s->ctrl);
     /* What the BIOS leaves behind: IDE decode enabled on both channels. */
     atalab_ctrl_firmware_init(s->ctrl);
@@ -600,6 +813,11 @@ static Property atalab_ide_properties[] = {
     DEFINE_PROP_UINT32("cable1", AtalabIdeState, cable[1], 0),
     /* Mis-timed Ultra DMA commands end with ICRC|ABRT (docs/timing.md). */
     DEFINE_PROP_BOOL("strict", AtalabIdeState, strict, false),
+    /* Backend error policy of every drive, as ide-hd's properties. */
+    DEFINE_PROP_BLOCKDEV_ON_ERROR("rerror", AtalabIdeState, rerror,
+                                  BLOCKDEV_ON_ERROR_AUTO),
+    DEFINE_PROP_BLOCKDEV_ON_ERROR("werror", AtalabIdeState, werror,
+                                  BLOCKDEV_ON_ERROR_AUTO),
     /* Drives: 0 primary master, 1 primary slave, 2/3 secondary. */
     DEFINE_PROP_DRIVE("drive0", AtalabIdeState, blk[0]),
     DEFINE_PROP_STRING("model0", AtalabIdeState, drive_model[0]),

@@ -44,3 +44,46 @@ expect_clean_ata_log() {
 	[ -z "$bad" ] || fail "kernel log has ATA error lines:
 $bad"
 }
+
+# guest_bg [run options] -- command: boot a guest in the background with an
+# HMP monitor on $WORK/monitor.sock; its stdout/stderr go to $WORK/stdout
+# and $WORK/stderr.  Sets GUEST_PID.
+MONITOR=$WORK/monitor.sock
+guest_bg() {
+	"$ATALAB" run --quiet --log "$WORK/console.log" \
+		--qemu-arg -monitor --qemu-arg "unix:$MONITOR,server=on,wait=off" "$@" \
+		>"$WORK/stdout" 2>"$WORK/stderr" &
+	GUEST_PID=$!
+}
+
+# wait_for_output LINE [SECONDS]: until the background guest printed LINE.
+wait_for_output() {
+	local i
+	for i in $(seq $((${2:-60} * 10))); do
+		grep -qx -- "$1" "$WORK/stdout" 2>/dev/null && return 0
+		kill -0 "$GUEST_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	grep -qx -- "$1" "$WORK/stdout" || fail "guest never printed '$1': $(cat "$WORK/stderr")"
+}
+
+# hmp COMMAND...: run HMP commands on the background guest's monitor.
+hmp() {
+	"$(dirname "${BASH_SOURCE[0]}")/hmp" "$MONITOR" "$@"
+}
+
+# The guest's drive positions the I/O tests run on: a master, a slave, and
+# the secondary channel.
+IO_POSITIONS="0 1 2"
+io_disks() {
+	local p
+	for p in $IO_POSITIONS; do
+		printf -- '--disk\n%s\n' "$WORK/disk$p.img"
+	done
+}
+
+# qemu ARGS...: the kit's QEMU with the firmware search path, no guest
+# kernel: for tests of the device itself (realize checks, reset).
+QEMU_BUILD=${ATALAB_CACHE:-$HOME/.cache/atalab}/qemu/build
+QEMU=("$QEMU_BUILD/qemu-system-x86_64" -L "$QEMU_BUILD/pc-bios/optionrom"
+	-L /usr/share/seabios -M q35 -nodefaults -display none)

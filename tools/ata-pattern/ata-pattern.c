@@ -32,6 +32,8 @@ static void usage(void)
             "  --seed N         pattern seed (default 1)\n"
             "  --block BYTES    I/O size (default 1M)\n"
             "  --direct         O_DIRECT (bypass the page cache)\n"
+            "  --dsync          O_DSYNC: each write is durable when it returns\n"
+            "                   (FUA writes where the device has them)\n"
             "read only reads (for throughput), verify also checks.\n");
     exit(2);
 }
@@ -87,7 +89,7 @@ int main(int argc, char **argv)
 {
     uint64_t size = 64 << 20, offset = 0, seed = 1, block = 1 << 20;
     uint64_t done, first_lba, bad = 0;
-    int direct = 0, fd, i;
+    int direct = 0, dsync = 0, fd, i;
     const char *mode, *path;
     uint8_t *buf, *want;
     double t0, dt;
@@ -103,6 +105,8 @@ int main(int argc, char **argv)
     for (i = 3; i < argc; i++) {
         if (!strcmp(argv[i], "--direct")) {
             direct = 1;
+        } else if (!strcmp(argv[i], "--dsync")) {
+            dsync = 1;
         } else if (i + 1 < argc && !strcmp(argv[i], "--size")) {
             size = parse_size(argv[i], argv[i + 1]), i++;
         } else if (i + 1 < argc && !strcmp(argv[i], "--offset")) {
@@ -121,8 +125,8 @@ int main(int argc, char **argv)
                 "multiples of %d\n", SECTOR);
         return 2;
     }
-    fd = open(path, (mode[0] == 'w' ? O_WRONLY : O_RDONLY) |
-              (direct ? O_DIRECT : 0));
+    fd = open(path, (mode[0] == 'w' ? O_WRONLY | O_CREAT : O_RDONLY) |
+              (direct ? O_DIRECT : 0) | (dsync ? O_DSYNC : 0), 0644);
     if (fd < 0) {
         fprintf(stderr, "ata-pattern: %s: %s\n", path, strerror(errno));
         return 1;

@@ -39,11 +39,26 @@ build_driver() {
 	echo "$key" >"$stamp"
 }
 
+# Debian programs the guest tests run as real clients, with the shared
+# libraries they need (hdparm, smartmontools, sg3-utils).
+ATALAB_GUEST_PROGRAMS=(/usr/sbin/hdparm /usr/sbin/smartctl /usr/bin/sg_raw)
+
+# A program and every library it loads (ldd), one path per line.
+guest_program_files() {
+	local p
+	for p in "${ATALAB_GUEST_PROGRAMS[@]}"; do
+		[ -x "$p" ] || die "$p missing (tools/atalab setup installs it)"
+		echo "$p"
+		ldd "$p" | awk '/=> \// {print $3} /^\t\/lib/ {print $1}'
+	done | LC_ALL=C sort -u
+}
+
 # Everything that goes into the initramfs, for the cache key.
 initramfs_inputs() {
 	echo "$ATALAB_ROOT/tools/guest" "$ATALAB_ROOT/tests/guest/guest" \
 		"$(kernel_build_dir)/.atalab-stamp" "$(driver_build_dir)/.atalab-stamp" \
 		/bin/busybox "$(ata_pattern_binary)"
+	guest_program_files
 }
 
 build_initramfs() {
@@ -61,6 +76,12 @@ build_initramfs() {
 	rm -rf "$stage"
 	mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,root,etc,atalab/tests}
 	cp /bin/busybox "$stage/bin/busybox"
+	# Real programs first: busybox applets only fill the names left.
+	local f
+	while IFS= read -r f; do
+		mkdir -p "$stage$(dirname "$f")"
+		cp -L "$f" "$stage$f"
+	done < <(guest_program_files)
 	local applet
 	for applet in $(/bin/busybox --list-full); do
 		[ -e "$stage/$applet" ] || ln -s /bin/busybox "$stage/$applet"
