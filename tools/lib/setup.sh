@@ -6,6 +6,7 @@ ATALAB_PACKAGES=(
 	libglib2.0-dev libpixman-1-dev zlib1g-dev libfdt-dev flex bison dpkg-dev
 	bc libelf-dev libssl-dev dwarves kmod rsync xz-utils
 	busybox-static cpio seabios gdb hdparm smartmontools sg3-utils
+	clang libclang-rt-14-dev
 	"linux-source-$ATALAB_KERNEL_SERIES"
 )
 

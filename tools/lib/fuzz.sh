@@ -1,0 +1,138 @@
+# shellcheck shell=bash
+# tools/atalab fuzz: the coverage-guided fuzzer of the emulator core
+# (tests/fuzz/fuzz-core.c) under libFuzzer, ASan and UBSan.
+
+fuzz_dir() { echo "$ATALAB_CACHE/fuzz"; }
+fuzz_binary() { echo "$(fuzz_dir)/fuzz-core"; }
+trace_to_fuzz_binary() { echo "$(fuzz_dir)/trace-to-fuzz"; }
+
+# Build the libFuzzer target and the trace converter with clang, keyed by
+# their sources.
+build_fuzzer() {
+	local dir key stamp core=$ATALAB_ROOT/qemu-device/core
+	dir=$(fuzz_dir)
+	stamp=$dir/.atalab-stamp
+	key=$(hash_inputs "$core" "$ATALAB_ROOT/tests/fuzz" "$ATALAB_ROOT/tools/trace-to-fuzz" \
+		"$ATALAB_ROOT/tools/lib/fuzz.sh")
+	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ] && [ -x "$(fuzz_binary)" ]; then
+		return 0
+	fi
+	command -v clang >/dev/null || die "clang missing (tools/atalab setup installs it)"
+	msg "building the fuzzer"
+	mkdir -p "$dir"
+	local -a glib
+	read -r -a glib <<<"$(pkg-config --cflags --libs glib-2.0)"
+	run_logged "$ATALAB_CACHE/logs/fuzz-build.log" clang -g -O1 \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		-DATALAB_ASSERT_BUGS -I"$core" -I"$ATALAB_ROOT/tests/fuzz" \
+		"$core"/*.c "$ATALAB_ROOT/tests/fuzz/fuzz-core.c" \
+		"$ATALAB_ROOT/tests/fuzz/libfuzzer-main.c" "${glib[@]}" -o "$(fuzz_binary)"
+	run_logged "$ATALAB_CACHE/logs/fuzz-build.log" gcc -O2 -Wall -Wextra -Werror \
+		-I"$ATALAB_ROOT/tests/fuzz" "$ATALAB_ROOT/tools/trace-to-fuzz/trace-to-fuzz.c" \
+		"${glib[@]}" -o "$(trace_to_fuzz_binary)"
+	echo "$key" >"$stamp"
+}
+
+# Seed inputs from real runs: a trace of each scenario, converted.
+# name:personality index:first record to keep:guest command
+ATALAB_FUZZ_SEEDS=(
+	"probe:0::true"
+	"dma:0: cmd d0 0xc8 :pattern-rw /dev/sda 1M 3"
+	"pio:0: cmd d0 0x20 :pattern-rw /dev/sda 256K 3"
+	"smart:0: cmd d0 0xb0 :smartctl -a /dev/sda"
+	"hpa:0: cmd d0 0x27 :hdparm -N 30000 --yes-i-know-what-i-am-doing /dev/sda"
+	"power:0: 0xe3 :hdparm -S 1 /dev/sda; hdparm -y /dev/sda; hdparm -Y /dev/sda; hdparm -C /dev/sda"
+	"ich5:2::true"
+	"sata:3::true"
+)
+ATALAB_FUZZ_MODELS=(piix4 piix3 ich5 ich5-sata)
+
+fuzz_make_seeds() {
+	local out=$ATALAB_ROOT/tests/fuzz/seeds spec name model from cmd tmp
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/atalab-seeds.XXXXXX")
+	mkdir -p "$out"
+	for spec in "${ATALAB_FUZZ_SEEDS[@]}"; do
+		IFS=: read -r name model from cmd <<<"$spec"
+		local -a extra=()
+		[ "$name" = pio ] && extra=(--append libata.dma=0)
+		"$ATALAB_ROOT/tools/atalab" run --quiet "${extra[@]}" \
+			--model "${ATALAB_FUZZ_MODELS[$model]}" --trace "$tmp/$name.trace" \
+			--disk "$tmp/disk.img" --disk-size 16M --log "$tmp/console.log" \
+			-- sh -c "$cmd" >/dev/null || die "seed run '$name' failed (log: $tmp/console.log)"
+		local -a conv=(--model "$model" --drives 1)
+		[ -n "$from" ] && conv+=(--from "$from")
+		"$(trace_to_fuzz_binary)" "$tmp/$name.trace" "$out/$name" "${conv[@]}" >&2
+	done
+	rm -rf "$tmp"
+}
+
+cmd_fuzz() {
+	local time=600 jobs=1 make_seeds=0
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		--time | --jobs)
+			[ $# -ge 2 ] || die "option $1 needs a value"
+			[[ "$2" =~ ^[1-9][0-9]*$ ]] || die "$1 wants a positive number, got '$2'"
+			;;
+		esac
+		case "$1" in
+		--time) time=$2; shift 2 ;;
+		--jobs) jobs=$2; shift 2 ;;
+		--make-seeds) make_seeds=1; shift ;;
+		-h | --help)
+			cat <<USAGE
+usage: atalab fuzz [--time SECONDS] [--jobs N] [--make-seeds]
+Runs the coverage-guided fuzzer of the emulator core (libFuzzer, ASan,
+UBSan; tests/fuzz/fuzz-core.c) for SECONDS (default 600) in N parallel jobs
+(default 1), from the seed inputs in tests/fuzz/seeds and the corpus kept in
+\$ATALAB_CACHE/fuzz/corpus.  Prints the executions and the findings; an
+input that breaks an invariant or crashes is saved under
+\$ATALAB_CACHE/fuzz/findings and the command exits 1.  A finding becomes a
+regression input in tests/fuzz/regressions once fixed.
+--make-seeds records real runs (tools/atalab run --trace) and converts them
+into tests/fuzz/seeds with trace-to-fuzz.
+USAGE
+			return 0
+			;;
+		*) die "fuzz: unknown option '$1' (see 'atalab fuzz --help')" ;;
+		esac
+	done
+	build_fuzzer
+	if [ $make_seeds = 1 ]; then
+		build_all
+		fuzz_make_seeds
+		return 0
+	fi
+	local dir corpus findings logs
+	dir=$(fuzz_dir)
+	corpus=$dir/corpus
+	findings=$dir/findings
+	logs=$(mktemp -d "${TMPDIR:-/tmp}/atalab-fuzz.XXXXXX")
+	mkdir -p "$corpus" "$findings"
+	touch "$logs/start"
+	msg "fuzzing for ${time}s with $jobs job(s)"
+	local rc=0
+	(cd "$logs" && "$(fuzz_binary)" -max_total_time="$time" -max_len=4096 \
+		-rss_limit_mb=2048 -print_final_stats=1 -jobs="$jobs" -workers="$jobs" \
+		-artifact_prefix="$findings/" "$corpus" "$ATALAB_ROOT/tests/fuzz/seeds" \
+		>"$logs/main.log" 2>&1) || rc=$?
+	local execs=0 n f
+	for f in "$logs"/main.log "$logs"/fuzz-*.log; do
+		[ -f "$f" ] || continue
+		n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$f" | tail -n 1)
+		execs=$((execs + ${n:-0}))
+	done
+	local found
+	found=$(find "$findings" -type f -newer "$logs/start" | sort)
+	echo "executions: $execs"
+	if [ -n "$found" ] || [ $rc != 0 ]; then
+		echo "findings:"
+		printf '  %s\n' $found
+		grep -hE 'invariant broken|ERROR: AddressSanitizer|runtime error|ERROR: libFuzzer' \
+			"$logs"/*.log | sort -u | sed 's/^/  /' | head -n 20
+		msg "fuzzer logs kept in $logs"
+		return 1
+	fi
+	echo "findings: none"
+	rm -rf "$logs"
+}

@@ -1,0 +1,189 @@
+/*
+ * trace-to-fuzz: turn a recorded atalab register trace (traces/FORMAT.md)
+ * into an input of the core fuzzer (tests/fuzz/fuzz-core.h), so that the
+ * fuzzer starts from what a real driver does.
+ *
+ * Every register access becomes the matching operation.  What the trace
+ * does not record is approximated: each backend request ("io" record) is
+ * completed, successfully, right after it is issued; PRD tables are
+ * rebuilt from the "bm prd" records, and guest addresses are folded into
+ * the fuzz host's RAM.  Output stops before max-len bytes.
+ *
+ * usage: trace-to-fuzz TRACE OUT [--model N] [--drives MASK] [--max-len N]
+ *                      [--from TEXT]
+ * --from: start at the first record containing TEXT (e.g. " cmd d0 0xc8 ")
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "fuzz-core.h"
+
+#define RAM_MASK        (FUZZ_RAM_SIZE - 1)
+
+typedef struct Out {
+    GByteArray *bytes;
+    size_t max;
+    bool full;
+} Out;
+
+static void emit(Out *o, const uint8_t *b, size_t n)
+{
+    if (o->full || o->bytes->len + n > o->max) {
+        o->full = true;
+        return;
+    }
+    g_byte_array_append(o->bytes, b, n);
+}
+
+static void emit_le(uint8_t *p, uint32_t v, unsigned n)
+{
+    unsigned i;
+
+    for (i = 0; i < n; i++) {
+        p[i] = v >> (8 * i);
+    }
+}
+
+static uint8_t size_code(unsigned size)
+{
+    return size == 2 ? 1 : size == 4 ? 2 : 0;
+}
+
+static void access_op(Out *o, const char *space, bool write, unsigned off,
+                      unsigned size, uint32_t val)
+{
+    uint8_t b[8];
+    unsigned n = 0;
+
+    if (!strcmp(space, "cfg")) {
+        b[n++] = write ? FUZZ_CFG_WRITE : FUZZ_CFG_READ;
+        b[n++] = off - 0x40;
+        if (write) {
+            emit_le(b + n, val, 4), n += 4;
+        }
+        b[n++] = size_code(size);
+    } else if (!strncmp(space, "ata", 3)) {
+        b[n++] = write ? FUZZ_ATA_WRITE : FUZZ_ATA_READ;
+        b[n++] = (space[3] - '0') | off << 1 | (size == 4) << 4;
+        if (write) {
+            emit_le(b + n, val, 4), n += 4;
+        }
+    } else if (!strncmp(space, "ctl", 3)) {
+        b[n++] = write ? FUZZ_CTL_WRITE : FUZZ_CTL_READ;
+        b[n++] = space[3] - '0';
+        if (write) {
+            b[n++] = val;
+        }
+    } else if (!strcmp(space, "bm")) {
+        if (write && (off % 8) == 4) {
+            val &= RAM_MASK & ~3u;      /* the table lives in fuzz RAM */
+        }
+        b[n++] = write ? FUZZ_BM_WRITE : FUZZ_BM_READ;
+        b[n++] = off | size_code(size) << 5;
+        if (write) {
+            emit_le(b + n, val, 4), n += 4;
+        }
+    } else {
+        return;
+    }
+    emit(o, b, n);
+}
+
+/* A descriptor as the trace saw it fetched: put it back in memory. */
+static void prd_op(Out *o, uint32_t at, uint32_t addr, uint32_t len, int eot)
+{
+    uint8_t b[5 + 8];
+    uint32_t flags = (len & 0xFFFE) | (eot ? 0x80000000u : 0);
+
+    b[0] = FUZZ_MEM;
+    emit_le(b + 1, at & RAM_MASK, 3);
+    b[4] = 8;
+    emit_le(b + 5, addr & RAM_MASK, 4);
+    emit_le(b + 9, flags, 4);
+    emit(o, b, sizeof(b));
+}
+
+static void convert_line(Out *o, const char *line)
+{
+    char space[16], rw[4];
+    unsigned off, size, ch;
+    uint32_t val, at, addr, len;
+    int eot;
+    long long t;
+
+    if (sscanf(line, "%lld %15s %3s 0x%x %u 0x%x", &t, space, rw, &off,
+               &size, &val) == 6 && (rw[0] == 'r' || rw[0] == 'w') &&
+        !rw[1]) {
+        access_op(o, space, rw[0] == 'w', off, size, val);
+    } else if (sscanf(line, "%lld bm prd ch%u at=0x%x addr=0x%x len=%u "
+                      "eot=%d", &t, &ch, &at, &addr, &len, &eot) == 6) {
+        prd_op(o, at, addr, len, eot);
+    } else if (strstr(line, " io d")) {
+        uint8_t b = FUZZ_COMPLETE_ALL;
+
+        emit(o, &b, 1);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    Out o = { g_byte_array_new(), 4096, false };
+    unsigned model = 0, drives = 1, i;
+    const char *from = NULL;
+    GError *err = NULL;
+    gchar *text, **lines;
+    uint8_t head[2];
+
+    if (argc < 3) {
+        fprintf(stderr, "usage: trace-to-fuzz TRACE OUT [--model N] "
+                "[--drives MASK] [--max-len N] [--from TEXT]\n");
+        return 2;
+    }
+    for (i = 3; i + 1 < (unsigned)argc; i += 2) {
+        unsigned long v = strtoul(argv[i + 1], NULL, 0);
+
+        if (!strcmp(argv[i], "--model")) {
+            model = v;
+        } else if (!strcmp(argv[i], "--drives")) {
+            drives = v;
+        } else if (!strcmp(argv[i], "--max-len")) {
+            o.max = v;
+        } else if (!strcmp(argv[i], "--from")) {
+            from = argv[i + 1];
+        } else {
+            fprintf(stderr, "trace-to-fuzz: unknown option %s\n", argv[i]);
+            return 2;
+        }
+    }
+    if (!g_file_get_contents(argv[1], &text, NULL, &err)) {
+        fprintf(stderr, "trace-to-fuzz: %s\n", err->message);
+        return 1;
+    }
+    /* Drain and zero-copy on, as in QEMU; absent drives in bits 4-7. */
+    head[0] = 0x06 | ((~drives & 0xF) << 4);
+    head[1] = model;
+    emit(&o, head, 2);
+    lines = g_strsplit(text, "\n", -1);
+    for (i = 0; from && lines[i] && !strstr(lines[i], from); i++) {
+        /* skip to the first record containing TEXT */
+    }
+    for (; lines[i] && !o.full; i++) {
+        convert_line(&o, lines[i]);
+    }
+    if (!g_file_set_contents(argv[2], (const gchar *)o.bytes->data,
+                             o.bytes->len, &err)) {
+        fprintf(stderr, "trace-to-fuzz: %s\n", err->message);
+        return 1;
+    }
+    printf("%s: %u trace lines, %u bytes\n", argv[2], i, o.bytes->len);
+    g_strfreev(lines);
+    g_free(text);
+    g_byte_array_free(o.bytes, TRUE);
+    return 0;
+}
