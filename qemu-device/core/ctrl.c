@@ -181,21 +181,27 @@ static void sata_update_ports(AtalabCtrl *c)
     c->cfg[CFG_PCS] = (c->cfg[CFG_PCS] & PCS_ENABLE_MASK) | present_bits;
 }
 
-/* Decode every drive's setting; trace the drives whose setting changed. */
+/*
+ * Decode every drive's setting; format and trace only the drives whose
+ * setting changed.
+ */
 static void timing_update(AtalabCtrl *c)
 {
     unsigned i;
 
     for (i = 0; i < ATALAB_DRIVES; i++) {
         AtalabDriveCheck *k = &c->check[i];
-        char str[ATALAB_TIMING_STR_LEN];
+        AtalabDriveTiming t;
 
-        atalab_timing_decode(c->pers, c->cfg, i, &k->timing);
-        atalab_timing_format(&k->timing, str, sizeof(str));
-        if (strcmp(str, k->timing_str)) {
-            g_strlcpy(k->timing_str, str, sizeof(k->timing_str));
-            atalab_trace(c->host, "ata%u timing d%u %s", i / 2, i % 2, str);
+        /* The decode clears the whole struct first: memcmp is exact. */
+        atalab_timing_decode(c->pers, c->cfg, i, &t);
+        if (k->timing_str[0] && !memcmp(&t, &k->timing, sizeof(t))) {
+            continue;
         }
+        k->timing = t;
+        atalab_timing_format(&t, k->timing_str, sizeof(k->timing_str));
+        atalab_trace(c->host, "ata%u timing d%u %s", i / 2, i % 2,
+                     k->timing_str);
     }
 }
 
