@@ -36,6 +36,9 @@ static void release_dma(AtalabDrive *d)
 
 void atalab_ata_cmd_ok(AtalabDrive *d)
 {
+    if (atalab_ata_fault_complete(d)) {
+        return;                 /* a fault rule ends it differently */
+    }
     if (d->phase == ATA_PHASE_DMA && d->icrc) {
         /*
          * strict: the Ultra DMA burst ran with a timing the drive was not
@@ -48,19 +51,32 @@ void atalab_ata_cmd_ok(AtalabDrive *d)
         return;
     }
     release_dma(d);
-    d->status = ATA_STAT_READY;
+    d->status = atalab_ata_fault_end_status(d, ATA_STAT_READY);
     d->phase = ATA_PHASE_IDLE;
     d->remaining = 0;
     atalab_trace(d->host, "ata%u done d%u 0x%02x status=0x%02x",
                  d->bus->index, d->unit, d->cmd, d->status);
-    atalab_ata_raise(d);
+    if (!atalab_ata_fault_lose_irq(d)) {
+        atalab_ata_raise(d);
+    }
+    memset(&d->fault, 0, sizeof(d->fault));
 }
 
 void atalab_ata_cmd_error(AtalabDrive *d, uint8_t error, const char *name)
 {
+    atalab_ata_cmd_error_status(d, ATA_STAT_READY | ATA_STAT_ERR, error,
+                                name);
+}
+
+void atalab_ata_cmd_error_status(AtalabDrive *d, uint8_t status,
+                                 uint8_t error, const char *name)
+{
+    bool lose_irq = atalab_ata_fault_lose_irq(d);
+
+    memset(&d->fault, 0, sizeof(d->fault));
     release_dma(d);
     d->error = error;
-    d->status = ATA_STAT_READY | ATA_STAT_ERR;
+    d->status = status;
     d->phase = ATA_PHASE_IDLE;
     d->remaining = 0;
     d->pio_source = NULL;
@@ -69,7 +85,9 @@ void atalab_ata_cmd_error(AtalabDrive *d, uint8_t error, const char *name)
     atalab_trace(d->host, "ata%u error d%u %s cmd=0x%02x status=0x%02x "
                  "error=0x%02x", d->bus->index, d->unit, name, d->cmd,
                  d->status, d->error);
-    atalab_ata_raise(d);
+    if (!lose_irq) {
+        atalab_ata_raise(d);
+    }
 }
 
 void atalab_ata_cmd_abort(AtalabDrive *d)
@@ -174,7 +192,8 @@ static bool setup_range(AtalabDrive *d)
     }
     d->lba = lba;
     d->remaining = n;
-    return true;
+    /* A fault rule may take the command now that its range is known. */
+    return !atalab_ata_fault_command(d);
 }
 
 static bool multiple_ok(AtalabDrive *d)
@@ -234,7 +253,12 @@ static void verify_next(AtalabDrive *d)
         atalab_ata_cmd_ok(d);
         return;
     }
-    atalab_ata_io_read(d, d->lba, MIN(d->remaining, ATA_CHUNK_SECTORS),
+    if (atalab_ata_fault_stop_here(d)) {
+        return;
+    }
+    atalab_ata_io_read(d, d->lba,
+                       atalab_ata_fault_limit(d, MIN(d->remaining,
+                                                     ATA_CHUNK_SECTORS)),
                        atalab_ata_bounce(d), verify_done);
 }
 
@@ -352,6 +376,7 @@ static void wcache_off_flushed(AtalabDrive *d, int ret)
         return;
     }
     d->wcache = false;
+    atalab_ata_undo_flushed(d);
     atalab_ata_cmd_ok(d);
 }
 
@@ -428,6 +453,7 @@ static void flush_done(AtalabDrive *d, int ret)
         atalab_ata_cmd_error(d, ATA_ERR_ABRT, "ABRT-flush");
         return;
     }
+    atalab_ata_undo_flushed(d);
     atalab_ata_cmd_ok(d);
 }
 
@@ -451,6 +477,7 @@ void atalab_ata_exec_diagnostic(AtalabAtaBus *bus)
         /* Writing the Command register clears both interrupts. */
         d->intrq = false;
         atalab_ata_abort_command(d, "diagnostic");
+        atalab_ata_fault_reset(d, false);
         d->cmd = 0x90;
         d->info = atalab_ata_cmd_info(0x90);
         d->prev_cmd = 0x90;

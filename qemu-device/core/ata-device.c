@@ -51,12 +51,15 @@ static void drive_init(AtalabAtaBus *bus, unsigned unit,
     atalab_ata_io_init(d);
     atalab_ata_power_init(d);
     atalab_ata_smart_init(d);
+    atalab_ata_fault_init(d);
+    g_queue_init(&d->undo);
+    g_queue_init(&d->undo_lost);
 }
 
 void atalab_ata_bus_init(AtalabAtaBus *bus, unsigned index,
                          const AtalabHost *host, const AtalabAtaHooks *hooks,
-                         AtalabDmaPort *port, const AtalabDriveConfig cfg[2],
-                         bool sata)
+                         AtalabDmaPort *port, AtalabFaults *faults,
+                         const AtalabDriveConfig cfg[2], bool sata)
 {
     unsigned u;
 
@@ -65,16 +68,20 @@ void atalab_ata_bus_init(AtalabAtaBus *bus, unsigned index,
     bus->host = host;
     bus->hooks = hooks;
     bus->port = port;
+    bus->faults = faults;
     for (u = 0; u < 2; u++) {
         drive_init(bus, u, &cfg[u], sata);
     }
+    atalab_ata_faults_init(bus);
 }
 
 void atalab_ata_bus_fini(AtalabAtaBus *bus)
 {
     unsigned u;
 
+    atalab_ata_faults_fini(bus);
     for (u = 0; u < 2; u++) {
+        atalab_ata_fault_fini(&bus->drive[u]);
         atalab_ata_smart_fini(&bus->drive[u]);
         atalab_ata_power_fini(&bus->drive[u]);
         atalab_ata_io_fini(&bus->drive[u]);
@@ -185,6 +192,7 @@ void atalab_ata_abandoned_done(AtalabDrive *d)
         !bus->drive[1].req.abandoned) {
         atalab_ata_diagnostic_done(bus);
     }
+    atalab_ata_power_cut_continue(d);
 }
 
 /* Settings that power-on (and SRST with reverting enabled) restore. */
@@ -204,10 +212,13 @@ static void settings_defaults(AtalabDrive *d)
 }
 
 /* Power-on defaults of a drive's settings and registers. */
-static void drive_power_on(AtalabDrive *d)
+void atalab_ata_drive_power_on(AtalabDrive *d)
 {
     atalab_ata_abort_command(d, "power-on");
     d->intrq = false;
+    atalab_ata_fault_reset(d, true);
+    /* A reset is no power cut: the drive writes its cache back. */
+    atalab_ata_undo_flushed(d);
     atalab_ata_hpa_power_on(d);
     atalab_ata_default_geometry(d->sectors, &d->cyls, &d->heads, &d->spt);
     settings_defaults(d);
@@ -220,8 +231,8 @@ static void drive_power_on(AtalabDrive *d)
 
 void atalab_ata_bus_power_on(AtalabAtaBus *bus)
 {
-    drive_power_on(&bus->drive[0]);
-    drive_power_on(&bus->drive[1]);
+    atalab_ata_drive_power_on(&bus->drive[0]);
+    atalab_ata_drive_power_on(&bus->drive[1]);
     bus->device = 0;
     bus->devctl = 0;
     bus->diag_pending = false;
@@ -254,6 +265,7 @@ void atalab_ata_devctl_write(AtalabAtaBus *bus, uint8_t val)
 
             atalab_ata_abort_command(d, "srst");
             atalab_ata_smart_reset(d);
+            atalab_ata_fault_reset(d, false);
             d->phase = ATA_PHASE_RESET;
             d->intrq = false;
             if (d->present) {
@@ -272,7 +284,7 @@ void atalab_ata_devctl_write(AtalabAtaBus *bus, uint8_t val)
             atalab_ata_power_reset(d);
             atalab_ata_set_signature(d);
             d->prev_cmd = 0;
-            if (d->present) {
+            if (d->present && !atalab_ata_fault_srst_release(d)) {
                 d->status = ATA_STAT_READY;
             }
         }
@@ -427,7 +439,10 @@ static void exec_command(AtalabDrive *d, uint8_t op)
                      "count=0x%02x", d->bus->index, d->unit, op,
                      atalab_ata_cmd_name(op), d->feature, d->count);
     }
-    if (!info->handler) {
+    /* Commands with a range meet the fault rules once it is decoded. */
+    if (!(info->flags & ATA_CF_RANGE) && atalab_ata_fault_command(d)) {
+        /* a fault rule took the command */
+    } else if (!info->handler) {
         atalab_ata_cmd_abort(d);
     } else {
         info->handler(d);

@@ -13,9 +13,12 @@
 #define ATALAB_ATA_DEVICE_H
 
 #include "atalab-ctrl.h"
+#include "atalab-fault.h"
 #include "atalab-host.h"
 #include "atalab-timing.h"
 #include "dma-port.h"
+
+#include <glib.h>
 
 #define ATA_SECTOR_SIZE         512
 #define ATA_MAX_MULT            16      /* IDENTIFY word 47 */
@@ -25,6 +28,8 @@
 #define ATA_BOUNCE_SIZE         (ATA_CHUNK_SECTORS * ATA_SECTOR_SIZE)
 /* SMART self-test log entries (ATA-7 vol. 1, SMART self-test log) */
 #define ATA_SELFTEST_ENTRIES    21
+/* The volatile write cache a power cut can lose: 32 MiB. */
+#define ATA_CACHE_BYTES         (32u << 20)
 
 typedef struct AtalabAtaBus AtalabAtaBus;
 typedef struct AtalabDrive AtalabDrive;
@@ -66,7 +71,34 @@ typedef struct AtaRequest {
     AtaIoDone *then;
     AtalabIoVec iov;            /* buffer of a request that is not direct */
     AtalabDmaMapping map;       /* guest memory of a direct request */
+    /* A write whose pre-image is read first (power-cut undo log) */
+    bool preimage;              /* the pre-image read is in flight */
+    uint8_t *old;               /* where it goes */
+    const AtalabIoVec *wiov;    /* then this write */
+    unsigned wniov;
+    bool wfua;
+    AtalabIoVec old_iov;
 } AtaRequest;
+
+/* What the fault rules that fired for a command do to it (ata-fault.c). */
+typedef struct AtaFaultPlan {
+    AtalabFaultRule *stop;      /* error at stop_lba; data before it moves */
+    uint64_t stop_lba;
+    int end_error;              /* AtalabFaultKind at the end (ICRC), or 0 */
+    bool lost_irq;              /* complete without INTRQ */
+    bool spurious;              /* INTRQ while the command is busy */
+    int64_t latency;            /* completion delayed by this much */
+    AtalabFaultRule *corrupt;   /* bit flips in the data */
+    AtalabFaultRule *protocol;  /* a protocol violation */
+} AtaFaultPlan;
+
+/* What the drive's fault timer is waiting for. */
+typedef enum AtaFaultWait {
+    ATA_FAULT_WAIT_NONE,
+    ATA_FAULT_WAIT_COMPLETION,  /* latency: then the command completes */
+    ATA_FAULT_WAIT_RESET,       /* reset-fail: then BSY clears */
+    ATA_FAULT_WAIT_REINSERT,    /* remove: then the drive is back */
+} AtaFaultWait;
 
 typedef struct AtaSelfTestEntry {
     uint8_t lba_low;            /* test: 1 short, 2 extended (offline) */
@@ -165,6 +197,18 @@ struct AtalabDrive {
     uint8_t rw_buffer[ATA_SECTOR_SIZE];
 
     AtaRequest req;
+
+    /* Fault injection (ata-fault.c) */
+    AtaFaultPlan fault;
+    bool df_sticky;             /* a device fault until the next reset */
+    AtaFaultWait fault_wait;
+    uint32_t fault_wait_seq;    /* the command a delayed completion is for */
+    AtalabTimer *fault_t;
+    /* Power cut (ata-powercut.c): unflushed writes and how to undo them */
+    GQueue undo;                /* UndoEntry *, oldest first */
+    size_t undo_bytes;
+    GQueue undo_lost;           /* being written back at a power cut */
+    bool power_cut;             /* off; comes back when undone */
 };
 
 /* What the controller provides to the ATA side. */
@@ -191,6 +235,8 @@ struct AtalabAtaBus {
     bool cable80;
     AtalabDrive *dma_owner;     /* the DMA command the engine serves */
     bool diag_pending;          /* EXECUTE DEVICE DIAGNOSTIC waits */
+    AtalabFaults *faults;       /* the controller's fault rules */
+    AtalabTimer *timed_t;       /* the next timed fault rule */
 };
 
 /*
@@ -199,8 +245,8 @@ struct AtalabAtaBus {
  */
 void atalab_ata_bus_init(AtalabAtaBus *bus, unsigned index,
                          const AtalabHost *host, const AtalabAtaHooks *hooks,
-                         AtalabDmaPort *port, const AtalabDriveConfig cfg[2],
-                         bool sata);
+                         AtalabDmaPort *port, AtalabFaults *faults,
+                         const AtalabDriveConfig cfg[2], bool sata);
 /* The host has completed every request (atalab_ctrl_free's contract). */
 void atalab_ata_bus_fini(AtalabAtaBus *bus);
 /*
@@ -220,6 +266,9 @@ void atalab_ata_devctl_write(AtalabAtaBus *bus, uint8_t val);
 /* The engine's callbacks (AtalabDmaClient) for this bus. */
 void atalab_ata_dma_started(void *bus);
 void atalab_ata_dma_stopped(void *bus);
+
+/* The fault rules changed: timed rules are due at other times. */
+void atalab_ata_faults_changed(AtalabAtaBus *bus);
 
 /* Requests in flight on the bus's drives (0, 1 or 2). */
 unsigned atalab_ata_bus_inflight(const AtalabAtaBus *bus);

@@ -35,6 +35,7 @@
 #define ATA_ERR_UNC             0x40
 #define ATA_ERR_IDNF            0x10
 #define ATA_ERR_ABRT            0x04
+#define ATA_ERR_AMNF            0x01    /* address mark not found */
 
 /* Device Control register (ATA-7 vol. 1: Device Control) */
 #define ATA_CTL_HOB             0x80
@@ -107,11 +108,16 @@ uint8_t atalab_ata_status(const AtalabDrive *d);
 void atalab_ata_abort_command(AtalabDrive *d, const char *why);
 /* An abandoned request completed (ata-io.c). */
 void atalab_ata_abandoned_done(AtalabDrive *d);
+/* Power-on reset of one drive (a reinserted drive). */
+void atalab_ata_drive_power_on(AtalabDrive *d);
 
 /* ata-commands.c: command results and the media access helpers */
 void atalab_ata_cmd_ok(AtalabDrive *d);
 void atalab_ata_cmd_error(AtalabDrive *d, uint8_t error, const char *name);
 void atalab_ata_cmd_abort(AtalabDrive *d);
+/* An error with a status other than 51h (DF: 61h). */
+void atalab_ata_cmd_error_status(AtalabDrive *d, uint8_t status,
+                                 uint8_t error, const char *name);
 /* Report the failed sector in the LBA (or CHS) registers. */
 void atalab_ata_set_error_address(AtalabDrive *d, uint64_t lba);
 /*
@@ -189,6 +195,44 @@ void atalab_ata_cmd_write_buffer(AtalabDrive *d);
 /* EXECUTE DEVICE DIAGNOSTIC: run by both devices of the bus */
 void atalab_ata_exec_diagnostic(AtalabAtaBus *bus);
 void atalab_ata_diagnostic_done(AtalabAtaBus *bus);
+
+/* ata-fault.c: fault rules as the drive presents them */
+void atalab_ata_fault_init(AtalabDrive *d);
+void atalab_ata_fault_fini(AtalabDrive *d);
+void atalab_ata_faults_init(AtalabAtaBus *bus);
+void atalab_ata_faults_fini(AtalabAtaBus *bus);
+/* A reset clears the plan, a sticky DF, a delayed completion. */
+void atalab_ata_fault_reset(AtalabDrive *d, bool power_on);
+/* Ask the rules about the command just accepted; true: a fault took it. */
+bool atalab_ata_fault_command(AtalabDrive *d);
+/* Sectors a data phase may move before a planned error. */
+uint32_t atalab_ata_fault_limit(const AtalabDrive *d, uint32_t sectors);
+/* At the planned error's sector: present it (true). */
+bool atalab_ata_fault_stop_here(AtalabDrive *d);
+void atalab_ata_fault_corrupt(AtalabDrive *d, uint8_t *buf, uint64_t lba,
+                              uint32_t sectors, bool writing);
+/* The data must go through the bounce buffer (bit flips). */
+bool atalab_ata_fault_no_direct(const AtalabDrive *d);
+/* At the command's end: true when a fault ends it differently. */
+bool atalab_ata_fault_complete(AtalabDrive *d);
+uint8_t atalab_ata_fault_end_status(const AtalabDrive *d, uint8_t status);
+bool atalab_ata_fault_lose_irq(const AtalabDrive *d);
+size_t atalab_ata_fault_block_bytes(const AtalabDrive *d, size_t bytes);
+/* The command is busy now: an early or spurious interrupt comes here. */
+void atalab_ata_fault_busy(AtalabDrive *d);
+/* SRST released: true when a reset-fail rule keeps the drive busy. */
+bool atalab_ata_fault_srst_release(AtalabDrive *d);
+/* power-cut: unflushed writes are lost, the drive powers on again. */
+void atalab_ata_power_cut(AtalabDrive *d, AtalabFaultRule *rule);
+void atalab_ata_power_cut_forget(AtalabDrive *d);
+/* After an abandoned request: a pending power cut goes on. */
+void atalab_ata_power_cut_continue(AtalabDrive *d);
+/* Is a pre-image needed before this write (ata-powercut.c)? */
+bool atalab_ata_undo_wanted(const AtalabDrive *d, bool fua);
+void atalab_ata_undo_log(AtalabDrive *d, uint64_t lba, unsigned sectors,
+                         uint8_t *old);
+/* A FLUSH CACHE succeeded: everything logged is durable. */
+void atalab_ata_undo_flushed(AtalabDrive *d);
 
 /* ata-identify.c */
 void atalab_ata_identify(const AtalabDrive *d, uint16_t words[256]);

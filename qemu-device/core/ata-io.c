@@ -41,6 +41,29 @@ uint8_t *atalab_ata_bounce(AtalabDrive *d)
     return d->bounce;
 }
 
+static void submit_write_now(AtalabDrive *d, const AtalabIoVec *iov,
+                             unsigned niov, bool fua);
+
+/*
+ * The pre-image of a logged write arrived: log it and send the write, in
+ * the same request slot.
+ */
+static bool preimage_done(AtalabDrive *d, int ret)
+{
+    AtaRequest *r = &d->req;
+
+    r->preimage = false;
+    if (r->abandoned || ret < 0) {
+        g_free(r->old);
+        r->old = NULL;
+        return false;           /* the write was never sent */
+    }
+    atalab_ata_undo_log(d, r->lba, r->sectors, r->old);
+    r->old = NULL;
+    submit_write_now(d, r->wiov, r->wniov, r->wfua);
+    return true;
+}
+
 static void req_complete(void *opaque, int ret)
 {
     AtalabDrive *d = opaque;
@@ -51,6 +74,9 @@ static void req_complete(void *opaque, int ret)
         atalab_trace(d->host, "ata%u bug d%u completion without a request",
                      d->bus->index, d->unit);
         return;
+    }
+    if (r->preimage && preimage_done(d, ret)) {
+        return;                 /* the write itself is out now */
     }
     r->inflight = false;
     r->then = NULL;
@@ -93,6 +119,7 @@ static bool req_begin(AtalabDrive *d, const char *what, uint64_t lba,
     r->inflight = true;
     r->abandoned = false;
     r->direct = false;
+    r->preimage = false;
     r->what = what;
     r->lba = lba;
     r->sectors = sectors;
@@ -113,8 +140,8 @@ static void submit_read(AtalabDrive *d, const AtalabIoVec *iov,
                  req_complete, d);
 }
 
-static void submit_write(AtalabDrive *d, const AtalabIoVec *iov,
-                         unsigned niov, bool fua)
+static void submit_write_now(AtalabDrive *d, const AtalabIoVec *iov,
+                             unsigned niov, bool fua)
 {
     const AtalabHost *h = d->host;
     AtaRequest *r = &d->req;
@@ -124,6 +151,33 @@ static void submit_write(AtalabDrive *d, const AtalabIoVec *iov,
                  r->direct ? " direct=1" : "");
     h->blk_writev(h->opaque, d->index, r->lba * ATA_SECTOR_SIZE, iov, niov,
                   fua, req_complete, d);
+}
+
+/*
+ * A write; with a power-cut rule and the write cache on, the sectors it
+ * replaces are read first so that a power cut can undo it.
+ */
+static void submit_write(AtalabDrive *d, const AtalabIoVec *iov,
+                         unsigned niov, bool fua)
+{
+    const AtalabHost *h = d->host;
+    AtaRequest *r = &d->req;
+
+    if (!atalab_ata_undo_wanted(d, fua)) {
+        submit_write_now(d, iov, niov, fua);
+        return;
+    }
+    r->preimage = true;
+    r->wiov = iov;
+    r->wniov = niov;
+    r->wfua = fua;
+    r->old = g_malloc((size_t)r->sectors * ATA_SECTOR_SIZE);
+    r->old_iov.base = r->old;
+    r->old_iov.len = (size_t)r->sectors * ATA_SECTOR_SIZE;
+    atalab_trace(h, "ata%u io d%u read lba=%" PRIu64 " count=%u pre-image",
+                 d->bus->index, d->unit, r->lba, r->sectors);
+    h->blk_readv(h->opaque, d->index, r->lba * ATA_SECTOR_SIZE, &r->old_iov,
+                 1, req_complete, d);
 }
 
 void atalab_ata_io_read(AtalabDrive *d, uint64_t lba, unsigned sectors,
@@ -184,11 +238,15 @@ void atalab_ata_io_abandon(AtalabDrive *d)
 
 static void pio_in_ready(AtalabDrive *d)
 {
+    if (!d->pio_source) {
+        atalab_ata_fault_corrupt(d, d->pio_buf, d->lba, d->cur_block, false);
+    }
     d->lba += d->cur_block;
     d->remaining -= d->cur_block;
     d->block_index++;
     d->data_pos = 0;
-    d->data_end = (size_t)d->cur_block * ATA_SECTOR_SIZE;
+    d->data_end = atalab_ata_fault_block_bytes(d, (size_t)d->cur_block *
+                                               ATA_SECTOR_SIZE);
     d->status = ATA_STAT_READY | ATA_STAT_DRQ;
     /* Data-in: an interrupt for every DRQ block. */
     atalab_ata_raise(d);
@@ -213,8 +271,13 @@ static void pio_in_next(AtalabDrive *d)
         pio_in_ready(d);
         return;
     }
+    if (atalab_ata_fault_stop_here(d)) {
+        return;
+    }
+    d->cur_block = atalab_ata_fault_limit(d, d->cur_block);
     d->status = ATA_STAT_BSY | ATA_STAT_DRDY;
     atalab_ata_io_read(d, d->lba, d->cur_block, d->pio_buf, pio_read_done);
+    atalab_ata_fault_busy(d);
 }
 
 void atalab_ata_pio_in_start(AtalabDrive *d)
@@ -250,12 +313,20 @@ void atalab_ata_pio_in_drained(AtalabDrive *d)
 /* ---- PIO data-out ------------------------------------------------------ */
 
 /* Open the next DRQ block for the host to fill. */
-static void pio_out_next(AtalabDrive *d)
+static bool pio_out_next(AtalabDrive *d)
 {
+    if (!d->pio_sink && atalab_ata_fault_stop_here(d)) {
+        return false;
+    }
     d->cur_block = MIN(d->block, d->remaining);
+    if (!d->pio_sink) {
+        d->cur_block = atalab_ata_fault_limit(d, d->cur_block);
+    }
     d->data_pos = 0;
-    d->data_end = (size_t)d->cur_block * ATA_SECTOR_SIZE;
+    d->data_end = atalab_ata_fault_block_bytes(d, (size_t)d->cur_block *
+                                               ATA_SECTOR_SIZE);
     d->status = ATA_STAT_READY | ATA_STAT_DRQ;
+    return true;
 }
 
 static void pio_out_advance(AtalabDrive *d)
@@ -265,8 +336,9 @@ static void pio_out_advance(AtalabDrive *d)
     d->block_index++;
     if (d->remaining) {
         /* Data-out: an interrupt after each block, DRQ for the next. */
-        pio_out_next(d);
-        atalab_ata_raise(d);
+        if (pio_out_next(d)) {
+            atalab_ata_raise(d);
+        }
         return;
     }
     d->pio_sink = NULL;
@@ -307,8 +379,10 @@ void atalab_ata_pio_out_filled(AtalabDrive *d)
         return;
     }
     d->status = ATA_STAT_BSY | ATA_STAT_DRDY;
+    atalab_ata_fault_corrupt(d, d->pio_buf, d->lba, d->cur_block, true);
     atalab_ata_io_write(d, d->lba, d->cur_block, d->pio_buf,
                         d->fua || !d->wcache, pio_write_done);
+    atalab_ata_fault_busy(d);
 }
 
 /* ---- DMA --------------------------------------------------------------- */
@@ -382,6 +456,7 @@ static void dma_read_bounced(AtalabDrive *d, int ret)
         dma_error(d);
         return;
     }
+    atalab_ata_fault_corrupt(d, d->bounce, d->lba, sectors, false);
     res = port->copy(port, d->bounce, (size_t)sectors * ATA_SECTOR_SIZE,
                      true);
     if (d->seq != seq) {
@@ -440,7 +515,7 @@ static bool dma_step_direct(AtalabDrive *d, unsigned sectors)
 static void dma_step(AtalabDrive *d)
 {
     AtalabDmaPort *port = d->bus->port;
-    unsigned sectors = MIN(d->remaining, ATA_CHUNK_SECTORS);
+    unsigned sectors;
     uint8_t *buf;
     uint32_t seq = d->seq;
     AtalabDmaResult res;
@@ -449,7 +524,12 @@ static void dma_step(AtalabDrive *d)
         dma_finish(d);
         return;
     }
-    if (dma_step_direct(d, sectors)) {
+    if (atalab_ata_fault_stop_here(d)) {
+        return;
+    }
+    sectors = atalab_ata_fault_limit(d, MIN(d->remaining,
+                                            ATA_CHUNK_SECTORS));
+    if (!atalab_ata_fault_no_direct(d) && dma_step_direct(d, sectors)) {
         return;
     }
     buf = atalab_ata_bounce(d);
@@ -466,6 +546,7 @@ static void dma_step(AtalabDrive *d)
         dma_stuck(d, dma_status_name(res.status));
         return;
     }
+    atalab_ata_fault_corrupt(d, buf, d->lba, sectors, true);
     atalab_ata_io_write(d, d->lba, sectors, buf, d->fua || !d->wcache,
                         dma_chunk_done);
 }
@@ -493,6 +574,7 @@ void atalab_ata_dma_start(AtalabDrive *d)
         return;
     }
     bus->dma_owner = d;
+    atalab_ata_fault_busy(d);
     if (!bus->port->active(bus->port)) {
         d->dma_waiting = true;
         return;

@@ -11,6 +11,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "ata-internal.h"
+#include "host-timer.h"
 #include "trace.h"
 
 #define SEC_NS          1000000000ll
@@ -69,15 +70,12 @@ static void arm_standby_timer(AtalabDrive *d)
     const AtalabHost *h = d->host;
     int64_t period = standby_period_ns(d->standby_timer);
 
-    if (!d->standby_t) {
-        return;
-    }
     if (!period || d->power == ATA_POWER_SLEEP ||
         d->power == ATA_POWER_STANDBY) {
-        h->timer_del(h->opaque, d->standby_t);
+        atalab_timer_del(h, d->standby_t);
         return;
     }
-    h->timer_mod(h->opaque, d->standby_t, atalab_now(h) + period);
+    atalab_timer_mod(h, d->standby_t, atalab_now(h) + period);
 }
 
 /* The standby timer ran out with no command: an idle drive spins down. */
@@ -99,23 +97,13 @@ static void standby_expired(void *opaque)
 
 void atalab_ata_power_init(AtalabDrive *d)
 {
-    const AtalabHost *h = d->host;
-
     d->power = ATA_POWER_ACTIVE;
-    if (h->timer_new) {
-        d->standby_t = h->timer_new(h->opaque, standby_expired, d);
-    }
+    d->standby_t = atalab_timer_new(d->host, standby_expired, d);
 }
 
 void atalab_ata_power_fini(AtalabDrive *d)
 {
-    const AtalabHost *h = d->host;
-
-    if (d->standby_t) {
-        h->timer_del(h->opaque, d->standby_t);
-        h->timer_free(h->opaque, d->standby_t);
-        d->standby_t = NULL;
-    }
+    atalab_timer_free(d->host, &d->standby_t);
 }
 
 void atalab_ata_power_on_defaults(AtalabDrive *d)

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "ata-internal.h"
+#include "host-timer.h"
 #include "trace.h"
 
 /* SMART subcommands (Features register) */
@@ -147,9 +148,7 @@ static void selftest_end(AtalabDrive *d, uint8_t status)
     if (!d->selftest_running) {
         return;
     }
-    if (d->selftest_t) {
-        h->timer_del(h->opaque, d->selftest_t);
-    }
+    atalab_timer_del(h, d->selftest_t);
     d->selftest_status = status;
     selftest_log_add(d, d->selftest_running, status);
     atalab_trace(h, "ata%u smart d%u self-test %s status=0x%02x",
@@ -174,22 +173,12 @@ static void selftest_expired(void *opaque)
 
 void atalab_ata_smart_init(AtalabDrive *d)
 {
-    const AtalabHost *h = d->host;
-
-    if (h->timer_new) {
-        d->selftest_t = h->timer_new(h->opaque, selftest_expired, d);
-    }
+    d->selftest_t = atalab_timer_new(d->host, selftest_expired, d);
 }
 
 void atalab_ata_smart_fini(AtalabDrive *d)
 {
-    const AtalabHost *h = d->host;
-
-    if (d->selftest_t) {
-        h->timer_del(h->opaque, d->selftest_t);
-        h->timer_free(h->opaque, d->selftest_t);
-        d->selftest_t = NULL;
-    }
+    atalab_timer_free(d->host, &d->selftest_t);
 }
 
 void atalab_ata_smart_reset(AtalabDrive *d)
@@ -420,7 +409,7 @@ static void execute_offline(AtalabDrive *d)
     }
     d->selftest_running = sub;
     d->selftest_status = ST_IN_PROGRESS << 4 | 9;   /* 90% to go */
-    h->timer_mod(h->opaque, d->selftest_t, atalab_now(h) + duration);
+    atalab_timer_mod(h, d->selftest_t, atalab_now(h) + duration);
     atalab_trace(h, "ata%u smart d%u self-test %s started", d->bus->index,
                  d->unit, extended ? "extended" : "short");
     if (sub & 0x80) {

@@ -13,6 +13,7 @@
 #ifndef ATALAB_CTRL_H
 #define ATALAB_CTRL_H
 
+#include "atalab-fault.h"
 #include "atalab-host.h"
 #include "atalab-personality.h"
 #include "atalab-timing.h"
@@ -121,6 +122,13 @@ unsigned atalab_ctrl_xfer_checks(const AtalabCtrl *c, unsigned drive);
 unsigned atalab_ctrl_violations(const AtalabCtrl *c, unsigned drive);
 unsigned atalab_ctrl_rule_count(const AtalabCtrl *c, unsigned drive,
                                 AtalabRule rule);
+/*
+ * Fault injection (docs/faults.md): the controller's rule set, and the
+ * notice that it changed (rules added, removed or cleared, the seed set).
+ */
+AtalabFaults *atalab_ctrl_faults(AtalabCtrl *c);
+void atalab_ctrl_faults_changed(AtalabCtrl *c);
+
 /* Trace one "timing-summary" record per drive (e.g. at exit). */
 void atalab_ctrl_trace_summary(const AtalabCtrl *c);
 

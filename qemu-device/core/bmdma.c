@@ -286,6 +286,13 @@ static bool bm_active(AtalabDmaPort *port)
     return port_bm(port)->status & BM_STAT_ACTIVE;
 }
 
+static void bm_fail(AtalabDmaPort *port)
+{
+    AtalabBmdma *bm = port_bm(port);
+
+    master_abort(bm, bm->cur.addr + bm->cur.off, 0);
+}
+
 void atalab_bm_init(AtalabBmdma *bm, unsigned index, const AtalabHost *host,
                     const AtalabDmaClient *client)
 {
@@ -295,6 +302,7 @@ void atalab_bm_init(AtalabBmdma *bm, unsigned index, const AtalabHost *host,
     bm->port.unmap = bm_unmap;
     bm->port.finish = bm_finish;
     bm->port.active = bm_active;
+    bm->port.fail = bm_fail;
     bm->host = host;
     bm->index = index;
     bm->client = *client;

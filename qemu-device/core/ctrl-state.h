@@ -43,6 +43,7 @@ struct AtalabCtrl {
     AtalabChannel chan[ATALAB_CHANNELS];
     AtalabDriveCheck check[ATALAB_DRIVES];
     bool strict;                /* mis-timed Ultra DMA fails with ICRC */
+    AtalabFaults *faults;       /* fault injection rules */
 };
 
 #endif

@@ -93,6 +93,7 @@ AtalabCtrl *atalab_ctrl_new(const AtalabPersonality *personality,
 
     c->pers = personality;
     c->host = host;
+    c->faults = atalab_faults_new(0);
     c->ata_hooks = (AtalabAtaHooks) {
         .opaque = c,
         .irq = hook_irq,
@@ -126,7 +127,7 @@ AtalabCtrl *atalab_ctrl_new(const AtalabPersonality *personality,
         ch->ctrl = c;
         atalab_bm_init(&ch->bm, i, host, &client);
         atalab_ata_bus_init(&ch->bus, i, host, &c->ata_hooks, &ch->bm.port,
-                            cfg, has_sata(c));
+                            c->faults, cfg, has_sata(c));
         ch->bus.cable80 = personality->default_cable80;
     }
     atalab_ctrl_reset(c);
@@ -143,6 +144,7 @@ void atalab_ctrl_free(AtalabCtrl *c)
     for (i = 0; i < ATALAB_CHANNELS; i++) {
         atalab_ata_bus_fini(&c->chan[i].bus);
     }
+    atalab_faults_free(c->faults);
     g_free(c);
 }
 
@@ -488,6 +490,20 @@ unsigned atalab_ctrl_rule_count(const AtalabCtrl *c, unsigned drive,
         return 0;
     }
     return c->check[drive].rule_count[rule];
+}
+
+AtalabFaults *atalab_ctrl_faults(AtalabCtrl *c)
+{
+    return c->faults;
+}
+
+void atalab_ctrl_faults_changed(AtalabCtrl *c)
+{
+    unsigned i;
+
+    for (i = 0; i < ATALAB_CHANNELS; i++) {
+        atalab_ata_faults_changed(&c->chan[i].bus);
+    }
 }
 
 void atalab_ctrl_trace_summary(const AtalabCtrl *c)

@@ -76,6 +76,11 @@ struct AtalabDmaPort {
     void (*finish)(AtalabDmaPort *port);
     /* Is the engine running (BMISX.ACTIVE)? */
     bool (*active)(AtalabDmaPort *port);
+    /*
+     * Fault injection: a PCI master abort now (BMISX.ERR set, ACTIVE
+     * cleared), as if guest memory had failed.
+     */
+    void (*fail)(AtalabDmaPort *port);
 };
 
 /* What the engine tells its client; installed by the controller. */

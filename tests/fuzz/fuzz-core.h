@@ -46,6 +46,7 @@ enum {
     FUZZ_REENTER,       /* a: the next guest memory access makes access a */
     FUZZ_DATA,          /* a (bit 0 channel, bit 1 write), n-1, data */
     FUZZ_BM_CMD,        /* a: BMICX of channel a & 1 = a & 0x08 | a >> 1 & 1 */
+    FUZZ_FAULT,         /* kind, drive, trigger, arg, lba:2: add a rule */
     FUZZ_N_OPS,
 };
 
