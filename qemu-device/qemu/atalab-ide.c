@@ -69,6 +69,8 @@ struct AtalabIdeState {
     uint32_t cable[ATALAB_CHANNELS];    /* 40, 80; 0: personality default */
     bool strict;
     BlockdevOnError rerror, werror;
+    char *fault_file;
+    uint64_t fault_seed;
 
     AtalabIdeChannel chan[ATALAB_CHANNELS];
     MemoryRegion bm_io;
@@ -714,6 +716,19 @@ static void atalab_ide_realize(PCIDevice *d, Error **errp)
         s->cable[i] = atalab_ctrl_cable80(s->ctrl, i) ? 80 : 40;
     }
     atalab_ctrl_set_strict(s->ctrl, s->strict);
+    atalab_faults_set_seed(atalab_ctrl_faults(s->ctrl), s->fault_seed);
+    if (s->fault_file) {
+        g_autofree char *err = NULL;
+
+        if (!atalab_faults_load(atalab_ctrl_faults(s->ctrl), s->fault_file,
+                                &err)) {
+            error_setg(errp, "%s", err);
+            atalab_ctrl_free(s->ctrl);
+            s->ctrl = NULL;
+            return;
+        }
+        atalab_ctrl_faults_changed(s->ctrl);
+    }
 
     for (i = 0; i < ATALAB_CHANNELS; i++) {
         AtalabIdeChannel *ch = &s->chan[i];
@@ -813,6 +828,9 @@ static Property atalab_ide_properties[] = {
     DEFINE_PROP_UINT32("cable1", AtalabIdeState, cable[1], 0),
     /* Mis-timed Ultra DMA commands end with ICRC|ABRT (docs/timing.md). */
     DEFINE_PROP_BOOL("strict", AtalabIdeState, strict, false),
+    /* Fault injection (docs/faults.md): a rule file and the seed. */
+    DEFINE_PROP_STRING("faults", AtalabIdeState, fault_file),
+    DEFINE_PROP_UINT64("fault-seed", AtalabIdeState, fault_seed, 0),
     /* Backend error policy of every drive, as ide-hd's properties. */
     DEFINE_PROP_BLOCKDEV_ON_ERROR("rerror", AtalabIdeState, rerror,
                                   BLOCKDEV_ON_ERROR_AUTO),
@@ -878,6 +896,81 @@ static void atalab_get_violations(Object *obj, Visitor *v, const char *name,
     visit_type_uint32(v, name, &n, errp);
 }
 
+/*
+ * Fault rules at run time (docs/faults.md), through qom-set/qom-get:
+ * fault-add (a rule line), fault-remove (an id), fault-clear (true), and
+ * fault-list (the rules with their match and firing counts).
+ */
+static AtalabFaults *atalab_faults_of(Object *obj, Error **errp)
+{
+    AtalabIdeState *s = ATALAB_IDE(obj);
+
+    if (!s->ctrl) {
+        error_setg(errp, "atalab-ide: fault rules are set at run time "
+                   "once the device exists (use the faults property "
+                   "before that)");
+        return NULL;
+    }
+    return atalab_ctrl_faults(s->ctrl);
+}
+
+static char *atalab_get_empty(Object *obj, Error **errp)
+{
+    return g_strdup("");
+}
+
+static void atalab_set_fault_add(Object *obj, const char *value,
+                                 Error **errp)
+{
+    AtalabFaults *f = atalab_faults_of(obj, errp);
+    g_autofree char *err = NULL;
+
+    if (!f) {
+        return;
+    }
+    if (!atalab_faults_add(f, value, "fault-add", 1, &err)) {
+        error_setg(errp, "%s", err);
+        return;
+    }
+    atalab_ctrl_faults_changed(ATALAB_IDE(obj)->ctrl);
+}
+
+static void atalab_set_fault_remove(Object *obj, const char *value,
+                                    Error **errp)
+{
+    AtalabFaults *f = atalab_faults_of(obj, errp);
+
+    if (f && !atalab_faults_remove(f, value)) {
+        error_setg(errp, "no fault rule with id '%s'", value);
+        return;
+    }
+    if (f) {
+        atalab_ctrl_faults_changed(ATALAB_IDE(obj)->ctrl);
+    }
+}
+
+static bool atalab_get_false(Object *obj, Error **errp)
+{
+    return false;
+}
+
+static void atalab_set_fault_clear(Object *obj, bool value, Error **errp)
+{
+    AtalabFaults *f = atalab_faults_of(obj, errp);
+
+    if (f && value) {
+        atalab_faults_clear(f);
+        atalab_ctrl_faults_changed(ATALAB_IDE(obj)->ctrl);
+    }
+}
+
+static char *atalab_get_fault_list(Object *obj, Error **errp)
+{
+    AtalabFaults *f = atalab_faults_of(obj, errp);
+
+    return f ? atalab_faults_list(f) : NULL;
+}
+
 static void atalab_ide_class_init(ObjectClass *klass, void *data)
 {
     uintptr_t i;
@@ -910,6 +1003,14 @@ static void atalab_ide_class_init(ObjectClass *klass, void *data)
     object_class_property_add(klass, "violations", "uint32",
                               atalab_get_violations, NULL, NULL,
                               (void *)(uintptr_t)ATALAB_DRIVES);
+    object_class_property_add_str(klass, "fault-add", atalab_get_empty,
+                                  atalab_set_fault_add);
+    object_class_property_add_str(klass, "fault-remove", atalab_get_empty,
+                                  atalab_set_fault_remove);
+    object_class_property_add_bool(klass, "fault-clear", atalab_get_false,
+                                   atalab_set_fault_clear);
+    object_class_property_add_str(klass, "fault-list",
+                                  atalab_get_fault_list, NULL);
 }
 
 static const TypeInfo atalab_ide_info = {
@@ -950,6 +1051,18 @@ static int atalab_hmp_info_one(Object *obj, void *opaque)
                        atalab_ctrl_timing_string(s->ctrl, i),
                        atalab_ctrl_xfer_checks(s->ctrl, i),
                        atalab_ctrl_violations(s->ctrl, i));
+    }
+    {
+        g_autofree char *rules = atalab_faults_list(
+            atalab_ctrl_faults(s->ctrl));
+        g_auto(GStrv) lines = g_strsplit(rules, "\n", -1);
+
+        monitor_printf(mon, "  fault rules (seed %" PRIu64 "): %u\n",
+                       atalab_faults_seed(atalab_ctrl_faults(s->ctrl)),
+                       atalab_faults_count(atalab_ctrl_faults(s->ctrl)));
+        for (i = 0; lines[i] && lines[i][0]; i++) {
+            monitor_printf(mon, "    %s\n", lines[i]);
+        }
     }
     return 0;
 }

@@ -18,6 +18,27 @@ build_guest_tools() {
 	hash_inputs "$src" >"$out.stamp"
 }
 
+# The fault rule checker: the core's own rule parser, on the host.
+fault_check_binary() { echo "$ATALAB_CACHE/host-tools/fault-check"; }
+
+build_fault_check() {
+	local core=$ATALAB_ROOT/qemu-device/core out key
+	out=$(fault_check_binary)
+	key=$(hash_inputs "$ATALAB_ROOT/tools/fault-check" "$core/fault.c" "$core/fault-parse.c" \
+		"$core/atalab-fault.h" "$core/fault-internal.h")
+	if [ -x "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$key" ]; then
+		return 0
+	fi
+	mkdir -p "$(dirname "$out")"
+	local -a glib
+	read -r -a glib <<<"$(pkg-config --cflags --libs glib-2.0)"
+	run_logged "$ATALAB_CACHE/logs/host-tools.log" gcc -O2 -Wall -Wextra -Werror \
+		-Wno-unused-parameter -Wno-missing-field-initializers -I"$core" \
+		"$ATALAB_ROOT/tools/fault-check/fault-check.c" "$core/fault.c" "$core/fault-parse.c" \
+		"${glib[@]}" -o "$out"
+	echo "$key" >"$out.stamp"
+}
+
 # driver/ is built out of the checkout: Kbuild writes next to its sources,
 # so build a synchronized copy.
 build_driver() {

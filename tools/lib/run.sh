@@ -33,6 +33,10 @@ options:
                      80 for ich5, 40 for piix3/piix4); sets cable0/cable1
   --device-opt OPT   extra atalab-ide property, e.g. model0=MYDISK; repeatable
   --trace FILE       write atalab-ide's register trace to FILE
+  --faults FILE      fault rules (docs/faults.md), checked before the guest
+                     boots
+  --fault-seed N     seed of the probability triggers and bit flips
+                     (default 0)
   --timeout SECONDS  kill a guest still running after SECONDS (default 300)
   --log FILE         console log (default \$ATALAB_CACHE/logs/run.log)
   --quiet            do not copy the console to the terminal
@@ -115,12 +119,13 @@ kvm_usable() {
 cmd_run() {
 	local driver=ata_piix append="" timeout=300 log="" quiet=0 accel=auto
 	local memory=512M disk_size=128M model=piix4 trace="" controller=atalab
-	local cable=""
+	local cable="" fault_seed="" faults=""
 	local -a disks=() qemu_args=() device_opts=()
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--driver | --append | --disk | --disk-size | --model | --device-opt | --controller | \
-			--cable | --trace | --timeout | --log | --accel | --memory | --qemu-arg)
+			--cable | --trace | --timeout | --log | --accel | --memory | --qemu-arg | \
+			--faults | --fault-seed)
 			[ $# -ge 2 ] || die "option $1 needs a value"
 			;;
 		esac
@@ -134,6 +139,8 @@ cmd_run() {
 		--controller) controller=$2; shift 2 ;;
 		--device-opt) device_opts+=("$2"); shift 2 ;;
 		--trace) trace=$2; shift 2 ;;
+		--faults) faults=$2; shift 2 ;;
+		--fault-seed) fault_seed=$2; shift 2 ;;
 		--timeout) timeout=$2; shift 2 ;;
 		--log) log=$2; shift 2 ;;
 		--quiet) quiet=1; shift ;;
@@ -158,8 +165,16 @@ cmd_run() {
 	case "$controller" in atalab | piix4-ide | none) ;;
 	*) die "--controller wants atalab, piix4-ide or none, got '$controller'" ;; esac
 	[ $# -gt 0 ] || set -- probe
+	[ -z "$fault_seed" ] || [[ "$fault_seed" =~ ^[0-9]+$ ]] ||
+		die "--fault-seed wants a non-negative number, got '$fault_seed'"
 
 	build_all
+	# Fault rules: every line checked by the core's parser before booting.
+	if [ -n "$faults" ]; then
+		[ "$controller" = atalab ] || die "--faults needs the atalab controller"
+		"$(fault_check_binary)" "$faults" || exit 1
+		faults=$(readlink -f "$faults")
+	fi
 	[ ${#disks[@]} -gt 0 ] || disks=("$ATALAB_CACHE/disks/disk0.img")
 	log=${log:-$ATALAB_CACHE/logs/run.log}
 	mkdir -p "$(dirname "$log")"
@@ -188,6 +203,8 @@ cmd_run() {
 	done
 	[ -n "$cable" ] && dev="$dev,cable0=$cable,cable1=$cable"
 	[ -n "$trace" ] && dev="$dev,trace=${trace//,/,,}"
+	[ -n "$faults" ] && dev="$dev,faults=${faults//,/,,}"
+	[ -n "$fault_seed" ] && dev="$dev,fault-seed=$fault_seed"
 	for i in "${device_opts[@]}"; do dev="$dev,$i"; done
 	case "$controller" in
 	atalab) device_args=(-device "$dev") ;;
