@@ -41,4 +41,14 @@ expect 125 "unknown model 'pentium' \\(known: piix4, piix3, ich5, ich5-sata\\)" 
 	run --quiet --log "$work/log" --disk "$work/d.img" --disk-size 1M --model pentium -- true
 expect 125 "cable0 must be 40 or 80" -- \
 	run --quiet --log "$work/log" --disk "$work/d.img" --disk-size 1M --device-opt cable0=60 -- true
+# A bad fault rule file stops before any guest boots, naming the token.
+printf 'unc drive=0 lba=100+8   # fine\nabrt cmd=0xzz\n' >"$work/bad.rules"
+expect 1 "^$work/bad.rules:2:10: cmd wants an opcode \\(0x00-0xff\\), got '0xzz'$" -- \
+	run --quiet --log "$work/log" --faults "$work/bad.rules" -- true
+[ ! -s "$work/log" ] || { echo "FAIL: a guest booted with a bad rule file" >&2; failures=$((failures + 1)); }
+printf 'unc drive=0 lbx=5\n' >"$work/bad2.rules"
+expect 1 "bad2.rules:1:13: unknown key 'lbx'" -- run --faults "$work/bad2.rules" -- true
+expect 1 "--fault-seed wants a non-negative number, got 'x'" -- run --fault-seed x
+expect 2 "unknown subcommand 'zap'" -- fault zap
+expect 2 "fault list needs --qmp SOCKET" -- fault list
 [ "$failures" = 0 ] || { echo "$failures case(s) failed" >&2; exit 1; }
