@@ -18,14 +18,16 @@ build_guest_tools() {
 	hash_inputs "$src" >"$out.stamp"
 }
 
-# The fault rule checker: the core's own rule parser, on the host.
+# Host tools in C: the fault rule checker (the core's own rule parser) and
+# the scenario runner.
 fault_check_binary() { echo "$ATALAB_CACHE/host-tools/fault-check"; }
+scenario_binary() { echo "$ATALAB_CACHE/host-tools/atalab-scenario"; }
 
-build_fault_check() {
-	local core=$ATALAB_ROOT/qemu-device/core out key
-	out=$(fault_check_binary)
-	key=$(hash_inputs "$ATALAB_ROOT/tools/fault-check" "$core/fault.c" "$core/fault-parse.c" \
-		"$core/atalab-fault.h" "$core/fault-internal.h")
+# build_host_tool OUT SOURCE... : gcc with glib, keyed by the sources.
+build_host_tool() {
+	local out=$1 key core=$ATALAB_ROOT/qemu-device/core
+	shift
+	key=$(hash_inputs "$@" "$core/atalab-fault.h" "$core/fault-internal.h")
 	if [ -x "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$key" ]; then
 		return 0
 	fi
@@ -34,9 +36,15 @@ build_fault_check() {
 	read -r -a glib <<<"$(pkg-config --cflags --libs glib-2.0)"
 	run_logged "$ATALAB_CACHE/logs/host-tools.log" gcc -O2 -Wall -Wextra -Werror \
 		-Wno-unused-parameter -Wno-missing-field-initializers -I"$core" \
-		"$ATALAB_ROOT/tools/fault-check/fault-check.c" "$core/fault.c" "$core/fault-parse.c" \
-		"${glib[@]}" -o "$out"
+		"$@" "${glib[@]}" -o "$out"
 	echo "$key" >"$out.stamp"
+}
+
+build_host_tools() {
+	local core=$ATALAB_ROOT/qemu-device/core
+	build_host_tool "$(fault_check_binary)" "$ATALAB_ROOT/tools/fault-check/fault-check.c" \
+		"$core/fault.c" "$core/fault-parse.c"
+	build_host_tool "$(scenario_binary)" "$ATALAB_ROOT/tools/scenario/atalab-scenario.c"
 }
 
 # driver/ is built out of the checkout: Kbuild writes next to its sources,

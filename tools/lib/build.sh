@@ -14,7 +14,7 @@ build_all() {
 	build_kernel
 	build_driver
 	build_guest_tools
-	build_fault_check
+	build_host_tools
 	build_initramfs
 }
 
