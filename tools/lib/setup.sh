@@ -5,7 +5,7 @@ ATALAB_PACKAGES=(
 	build-essential gcc-multilib pkg-config git meson ninja-build python3 python3-venv
 	libglib2.0-dev libpixman-1-dev zlib1g-dev libfdt-dev flex bison dpkg-dev
 	bc libelf-dev libssl-dev dwarves kmod rsync xz-utils
-	busybox-static cpio seabios gdb
+	busybox-static cpio seabios gdb sparse
 	"linux-source-$ATALAB_KERNEL_SERIES"
 )
 
