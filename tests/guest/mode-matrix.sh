@@ -7,11 +7,13 @@
 # are reported, not judged (only a guest without a result fails).
 . "$(dirname "$0")/lib.sh"
 personality=${1:?usage: mode-matrix.sh PERSONALITY}
+# meson runs the personalities in parallel: one guest at a time each.
+jobs=${ATALAB_MATRIX_JOBS:-1}
 rc=0
-"$ATALAB" matrix --personality "$personality" --out "$WORK/atalab_piix" || rc=$?
+"$ATALAB" matrix --personality "$personality" --jobs "$jobs" --out "$WORK/atalab_piix" || rc=$?
 [ $rc = 0 ] || fail "atalab_piix: the $personality matrix is not clean (exit $rc)"
 rc=0
-"$ATALAB" matrix --personality "$personality" --driver ata_piix --report-only \
+"$ATALAB" matrix --personality "$personality" --jobs "$jobs" --driver ata_piix --report-only \
 	--out "$WORK/ata_piix" || rc=$?
 [ $rc = 0 ] || fail "ata_piix: the reference matrix of $personality gave no result (exit $rc)"
 grep -qE 'V[0-9]+:|FAIL:|differ|other registers|violations [1-9]' "$WORK/ata_piix/results.txt" &&
