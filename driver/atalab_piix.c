@@ -248,7 +248,7 @@ atalab_piix_compute_timing(const struct atalab_piix_chip *chip, const u16 *id,
 			t->flags |= ATALAB_PIIX_DTE;
 		isp = dma_isp;
 		rtc = dma_rtc;
-	} else if (dma_mode >= XFER_UDMA_0 && dma_mode <= XFER_UDMA_7) {
+	} else if (dma_mode >= XFER_UDMA_0 && dma_mode <= XFER_UDMA_6) {
 		rc = atalab_piix_udma_timing(chip, dma_mode, t);
 		if (rc)
 			return rc;
