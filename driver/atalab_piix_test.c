@@ -173,6 +173,8 @@ static const struct timing_case timing_cases[] = {
 	  DISK, .rc = -EINVAL },
 	{ "swdma2", &ich5, ID120, .pio_mode = XFER_PIO_4,
 	  .dma_mode = XFER_SW_DMA_2, DISK, .rc = -EINVAL },
+	{ "udma7", &ich5, ID120, .pio_mode = XFER_PIO_4,
+	  .dma_mode = XFER_UDMA_7, DISK, .rc = -EINVAL },
 };
 
 static void timing_case_desc(const struct timing_case *c, char *desc)
