@@ -87,3 +87,26 @@ io_disks() {
 QEMU_BUILD=${ATALAB_CACHE:-$HOME/.cache/atalab}/qemu/build
 QEMU=("$QEMU_BUILD/qemu-system-x86_64" -L "$QEMU_BUILD/pc-bios/optionrom"
 	-L /usr/share/seabios -M q35 -nodefaults -display none)
+
+# expect_kunit_pass SUITE LOG: the kernel log LOG holds the KTAP results of
+# KUnit suite SUITE, every case and parameter passed, none was skipped, and
+# the suite's plan was run in full.  The results are printed.
+expect_kunit_pass() {
+	local suite=$1 log=$2 ktap
+	ktap=$(sed -e 's/\r$//' -e 's/^\[ *[0-9.]*\] //' "$log" | awk -v suite="$suite" '
+		$0 ~ "^ *# Subtest: " suite "$" { on = 1 }
+		on { print }
+		on && $0 ~ "^ *(not )?ok [0-9]+ " suite "$" { exit }')
+	[ -n "$ktap" ] || fail "no KTAP results of KUnit suite $suite in the kernel log"
+	printf '%s\n' "$ktap" | grep -E '^ *(not ok|ok) |^ *# .*(pass|fail):' | sed 's/^/  /'
+	printf '%s\n' "$ktap" | tail -n1 | grep -Eq "^ *ok [0-9]+ $suite\$" ||
+		fail "KUnit suite $suite did not pass:
+$(printf '%s\n' "$ktap" | grep -E -B8 '^ *not ok ' || printf '%s\n' "$ktap" | tail -n 5)"
+	! printf '%s\n' "$ktap" | grep -Eq '^ *not ok |# SKIP' ||
+		fail "KUnit suite $suite has failed or skipped cases"
+	local plan cases
+	plan=$(printf '%s\n' "$ktap" | sed -n '2s/^ *1\.\.\([0-9]*\)$/\1/p')
+	cases=$(printf '%s\n' "$ktap" | grep -Ec '^    ok [0-9]+ ')
+	[ -n "$plan" ] && [ "$plan" -gt 0 ] && [ "$plan" = "$cases" ] ||
+		fail "KUnit suite $suite: plan '${plan:-none}', $cases cases passed"
+}

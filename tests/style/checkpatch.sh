@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
 # checkpatch.sh kernel|qemu: the style checker of the tree the code goes into,
 # over every file of ours that goes there.  Kernel code must be clean under
-# the kernel's checkpatch --strict; qemu-device/ under QEMU's checkpatch.
+# the kernel's checkpatch --strict, and so must the patch series made from
+# it (driver/patches/, commit messages included); qemu-device/ under QEMU's
+# checkpatch.
 set -euo pipefail
 : "${ATALAB_ROOT:?run through meson (tools/atalab test)}"
 cache=${ATALAB_CACHE:-$HOME/.cache/atalab}
 cd "$ATALAB_ROOT"
+patches=()
 case "${1:-}" in
 kernel)
 	script=$(ls -d "$cache"/src/linux-*/scripts/checkpatch.pl 2>/dev/null | head -n1)
 	args=(--strict --no-tree --terse --show-types -f)
 	mapfile -t files < <(git ls-files 'driver/*.c' 'driver/*.h')
+	mapfile -t patches < <(git ls-files 'driver/patches/*.patch' | grep -v '/0000-')
+	[ ${#patches[@]} -gt 0 ] || { echo "no patches in driver/patches" >&2; exit 1; }
 	;;
 qemu)
 	script=$cache/src/qemu/scripts/checkpatch.pl
@@ -29,5 +34,15 @@ for f in "${files[@]}"; do
 		bad=1
 	fi
 done
-echo "checked ${#files[@]} files"
+# A patch goes in on stdin: given a file git tracks, checkpatch checks the
+# file itself instead of the patch in it.
+for p in "${patches[@]}"; do
+	out=$(perl "$script" --strict --no-tree --terse --show-types - <"$p" 2>&1 |
+		grep -E '(ERROR|WARNING|CHECK)' | sed "s|^-:|$p:|" || true)
+	if [ -n "$out" ]; then
+		echo "$out"
+		bad=1
+	fi
+done
+echo "checked ${#files[@]} files and ${#patches[@]} patches"
 exit $bad

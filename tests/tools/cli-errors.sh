@@ -34,7 +34,14 @@ expect 1 "--driver wants a module name, got 'a/b'" -- run --driver a/b
 expect 1 "at most 4 --disk" -- run --disk a --disk b --disk c --disk d --disk e
 expect 1 "ich5-sata has two SATA ports" -- run --model ich5-sata --disk a --disk b --disk c
 expect 1 "--disk-size wants a size like 128M, got '12 parsecs'" -- run --disk-size '12 parsecs'
+expect 1 "--kernel /nonexistent/bzImage: no such file" -- run --kernel /nonexistent/bzImage
 expect 1 "build takes no arguments" -- build now
+expect 1 "matrix: unknown personality 'ich6' \\(known: piix3 piix4 ich5-80 ich5-40 ich5-sata\\)" -- \
+	matrix --personality ich6
+expect 1 "--jobs wants a positive number, got '0'" -- matrix --jobs 0
+expect 1 "matrix: unknown option '--fast'" -- matrix --fast
+expect 2 "usage: atalab driver patches" -- driver
+expect 1 "driver: unknown subcommand 'publish'" -- driver publish
 expect 1 "--runs wants a positive number, got '0'" -- bench --runs 0
 # QEMU refuses an unknown personality, naming the known ones.
 expect 125 "unknown model 'pentium' \\(known: piix4, piix3, ich5, ich5-sata\\)" -- \

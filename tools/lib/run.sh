@@ -18,6 +18,9 @@ IDE functions, ATA devices and disks the guest found.
 options:
   --driver NAME      module the guest loads before the command (default
                      ata_piix; 'none' loads nothing)
+  --kernel FILE      boot this bzImage instead of the kit's (e.g. the kernel
+                     'atalab driver intree' built; its modules are not in
+                     the initramfs, so use it with --driver none)
   --append TEXT      extra kernel command line (e.g. libata.dma=0); repeatable
   --disk FILE        disk image, repeatable: primary master, primary slave,
                      secondary master, secondary slave.  Created (raw, or
@@ -80,13 +83,13 @@ disk_format() {
 }
 
 # The machine every guest boots, into the caller's array "machine": q35,
-# the firmware search path (our option ROMs, Debian's SeaBIOS), the kit's
-# kernel and initramfs.
+# the firmware search path (our option ROMs, Debian's SeaBIOS), a kernel
+# (ACCEL MEMORY [KERNEL]; default the kit's) and the kit's initramfs.
 qemu_machine_args() {
 	machine=("$(qemu_binary)" -M q35 -accel "$1" -m "$2" -smp 1
 		-nodefaults -display none -vga none -no-reboot
 		-L "$(qemu_build_dir)/pc-bios/optionrom" -L /usr/share/seabios
-		-kernel "$(kernel_bzimage)" -initrd "$(initramfs_path)")
+		-kernel "${3:-$(kernel_bzimage)}" -initrd "$(initramfs_path)")
 }
 
 # Does KVM run a guest here?  Bounded: a hung KVM guest is killed.  The
@@ -119,18 +122,19 @@ kvm_usable() {
 cmd_run() {
 	local driver=ata_piix append="" timeout=300 log="" quiet=0 accel=auto
 	local memory=512M disk_size=128M model=piix4 trace="" controller=atalab
-	local cable="" fault_seed="" faults=""
+	local cable="" fault_seed="" faults="" kernel=""
 	local -a disks=() qemu_args=() device_opts=()
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--driver | --append | --disk | --disk-size | --model | --device-opt | --controller | \
 			--cable | --trace | --timeout | --log | --accel | --memory | --qemu-arg | \
-			--faults | --fault-seed)
+			--faults | --fault-seed | --kernel)
 			[ $# -ge 2 ] || die "option $1 needs a value"
 			;;
 		esac
 		case "$1" in
 		--driver) driver=$2; shift 2 ;;
+		--kernel) kernel=$2; shift 2 ;;
 		--append) append="$append $2"; shift 2 ;;
 		--disk) disks+=("$2"); shift 2 ;;
 		--disk-size) disk_size=$2; shift 2 ;;
@@ -162,6 +166,7 @@ cmd_run() {
 		die "ich5-sata has two SATA ports: at most 2 --disk"
 	fi
 	case "$accel" in auto | tcg | kvm) ;; *) die "--accel wants auto, tcg or kvm, got '$accel'" ;; esac
+	[ -z "$kernel" ] || [ -f "$kernel" ] || die "--kernel $kernel: no such file"
 	case "$controller" in atalab | piix4-ide | none) ;;
 	*) die "--controller wants atalab, piix4-ide or none, got '$controller'" ;; esac
 	[ $# -gt 0 ] || set -- probe
@@ -222,9 +227,9 @@ cmd_run() {
 	fi
 
 	local -a machine
-	qemu_machine_args "$accel" "$memory"
-	# no_timer_check: under TCG on a loaded host the kernel's IO-APIC timer
-	# check can fail and panic ("IO-APIC + timer doesn't work!").
+	qemu_machine_args "$accel" "$memory" "$kernel"
+	# no_timer_check: on a loaded host a TCG guest can miss the kernel's
+	# IO-APIC timer check and panic ("IO-APIC + timer doesn't work").
 	local -a qemu=(
 		"${machine[@]}"
 		-append "console=ttyS0 panic=-1 no_timer_check rdinit=/init$append"

@@ -6,7 +6,7 @@ ATALAB_PACKAGES=(
 	libglib2.0-dev libpixman-1-dev zlib1g-dev libfdt-dev flex bison dpkg-dev
 	bc libelf-dev libssl-dev dwarves kmod rsync xz-utils
 	busybox-static cpio seabios gdb hdparm smartmontools sg3-utils
-	clang libclang-rt-14-dev
+	clang libclang-rt-14-dev sparse
 	"linux-source-$ATALAB_KERNEL_SERIES"
 )
 
@@ -17,11 +17,13 @@ have_deb_src() {
 	grep -rqsE '^(deb-src|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sources.list.d/
 }
 
+# One dpkg-query for all packages: this runs before every guest boot.
 missing_packages() {
-	local p
+	local installed p
+	installed=$(dpkg-query -W -f='${Package} ${Status}\n' "${ATALAB_PACKAGES[@]}" 2>/dev/null |
+		awk '$2 == "install" && $3 == "ok" && $4 == "installed" { print $1 }')
 	for p in "${ATALAB_PACKAGES[@]}"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
-			printf '%s\n' "$p"
+		[[ $'\n'$installed$'\n' == *$'\n'$p$'\n'* ]] || printf '%s\n' "$p"
 	done
 }
 
