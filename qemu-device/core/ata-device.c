@@ -261,6 +261,9 @@ static void protocol_violation(AtalabDrive *d, const char *what)
 {
     atalab_trace(d->ctrl, "ata%u violation d%u %s status=0x%02x",
                  d->chan->index, d->unit, what, d->status);
+    atalab_event(d->ctrl, &(AtalabEvent) {
+        .kind = ATALAB_EVENT_VIOLATION, .channel = d->chan->index,
+        .drive = d->index, .name = what });
 }
 
 static bool data_port_open(AtalabDrive *d, AtaPhase phase)

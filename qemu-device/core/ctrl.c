@@ -172,6 +172,9 @@ unsigned atalab_ctrl_check_xfer(AtalabDrive *d, AtalabXfer xfer)
                      "actual=%s xfer=%s", d->chan->index, d->unit,
                      atalab_rule_name(v[i].rule), v[i].reg, v[i].expected,
                      v[i].actual, xfer == ATALAB_XFER_PIO ? "pio" : "dma");
+        atalab_event(c, &(AtalabEvent) {
+            .kind = ATALAB_EVENT_VIOLATION, .channel = d->chan->index,
+            .drive = d->index, .name = atalab_rule_name(v[i].rule) });
     }
     return n;
 }
@@ -307,6 +310,9 @@ void atalab_ctrl_config_write(AtalabCtrl *c, uint32_t addr, uint32_t val,
         addr + size > (unsigned)pcs_offset(c)) {
         sata_update_ports(c);
     }
+    atalab_event(c, &(AtalabEvent) {
+        .kind = ATALAB_EVENT_CONFIG_WRITE, .drive = -1, .addr = addr,
+        .size = size, .value = val });
 }
 
 uint32_t atalab_ctrl_cmd_read(AtalabCtrl *c, unsigned channel, unsigned reg,
@@ -328,6 +334,13 @@ void atalab_ctrl_cmd_write(AtalabCtrl *c, unsigned channel, unsigned reg,
                            uint32_t val, unsigned size)
 {
     atalab_trace_access(c, cmd_space[channel & 1], true, reg, size, val);
+    if (channel < ATALAB_CHANNELS && reg == ATA_REG_COMMAND) {
+        bool dev1 = c->chan[channel].device & ATA_DEV_DEV;
+
+        atalab_event(c, &(AtalabEvent) {
+            .kind = ATALAB_EVENT_COMMAND, .channel = channel,
+            .drive = channel * 2 + dev1, .value = val & 0xFF });
+    }
     if (channel < ATALAB_CHANNELS && reg < 8) {
         atalab_ata_reg_write(&c->chan[channel], reg, val, size);
     }

@@ -13,6 +13,14 @@ static inline bool atalab_tracing(const AtalabCtrl *c)
     return c->host->trace != NULL;
 }
 
+/* Report an event to the host (atalab-host.h, AtalabHost.event). */
+static inline void atalab_event(const AtalabCtrl *c, const AtalabEvent *ev)
+{
+    if (c->host->event) {
+        c->host->event(c->host->opaque, ev);
+    }
+}
+
 /* Nanoseconds on the host's virtual clock (0 without a clock). */
 int64_t atalab_now(const AtalabCtrl *c);
 
