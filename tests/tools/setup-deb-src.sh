@@ -31,4 +31,10 @@ printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nCo
 serves no "deb822: a disabled stanza" "$f/disabled.sources"
 serves yes "a good file among bad ones" "$f/contrib.list" "$f/split.sources" "$f/good.list"
 serves no "no files at all"
+# What setup itself asks: the host's release and source files.
+host_codename() { echo bookworm; }
+apt_source_files() { printf '%s\n' "$f/contrib.list" "$f/binary.list"; }
+! have_deb_src && ok "setup: no deb-src for main among the host's sources" || bad "setup accepts deb-src contrib + deb main"
+apt_source_files() { printf '%s\n' "$f/contrib.list" "$f/good.sources"; }
+have_deb_src && ok "setup: a deb822 deb-src main among the host's sources" || bad "setup misses a deb822 entry"
 finish
