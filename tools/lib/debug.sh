@@ -140,9 +140,9 @@ debug_release_guest() {
 	[ -S "$RUN_DIR/monitor.sock" ] && kill -0 "$RUN_QPID" 2>/dev/null || return 0
 	{
 		if [ "$RUN_CONTROLLER" = atalab ]; then
-			monitor_send "$RUN_DIR/monitor.sock" 5 "qom-set /machine/peripheral/ata stop-on none" cont
+			monitor_send "$RUN_DIR/monitor.sock" 0 "qom-set /machine/peripheral/ata stop-on none" cont
 		else
-			monitor_send "$RUN_DIR/monitor.sock" 5 cont
+			monitor_send "$RUN_DIR/monitor.sock" 0 cont
 		fi
 	} >/dev/null 2>&1 || true
 }
