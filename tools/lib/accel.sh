@@ -60,7 +60,7 @@ kvm_finding() {
 	file=$(kvm_probe_file)
 	lock_take kvm-probe "another atalab's KVM probe"
 	if ! kvm_probe_fresh "$file"; then
-		msg "probing KVM (at most ${ATALAB_KVM_PROBE_SECONDS} s; the finding is kept in $file)"
+		[ "${RUN_QUIET:-0}" = 1 ] || msg "probing KVM (at most ${ATALAB_KVM_PROBE_SECONDS} s; the finding is kept in $file)"
 		mkdir -p "$(dirname "$file")"
 		probe_guest_reports kvm >"$file.tmp" || true
 		mv "$file.tmp" "$file"

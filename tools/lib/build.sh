@@ -12,16 +12,28 @@
 # when its cached output matches its inputs' key).
 ATALAB_BUILD_STEPS=(qemu kernel driver host_tools guest_tools initramfs)
 
-# Build what is stale, numbering the steps that run.  One build at a time
-# per cache: parallel runs and tests wait for it, then find it done.
-build_all() {
-	lock_take build "another atalab build"
-	setup_all
-	local -a stale=()
+# The steps whose output does not match their inputs, into "stale".
+build_stale_steps() {
 	local step
+	stale=()
 	for step in "${ATALAB_BUILD_STEPS[@]}"; do
 		"build_${step}_fresh" || stale+=("$step")
 	done
+}
+
+# Build what is stale, numbering the steps that run.  One build at a time
+# per cache: parallel runs and tests wait for it (and then find it done);
+# when nothing is stale, nobody waits.
+build_all() {
+	local -a stale
+	local step
+	if setup_is_done; then
+		build_stale_steps
+		[ ${#stale[@]} -gt 0 ] || return 0
+	fi
+	lock_take build "another atalab build"
+	setup_all
+	build_stale_steps
 	ATALAB_STEPS=${#stale[@]}
 	ATALAB_STEP=0
 	for step in "${stale[@]}"; do

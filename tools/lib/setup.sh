@@ -170,6 +170,12 @@ USAGE
 	msg "setup complete (cache: $ATALAB_CACHE)"
 }
 
+# Is everything setup provides there (without asking apt)?
+setup_is_done() {
+	[ -f "$(qemu_source_dir)/.atalab-unpacked" ] && [ -f "$(kernel_source_tarball)" ] &&
+		[ -z "$(missing_packages)" ] && have_deb_src
+}
+
 setup_all() {
 	setup_host
 	setup_qemu_source
