@@ -90,8 +90,12 @@ guest_qemu_args() {
 guest_start() {
 	local mode=$1
 	guest_qemu_args "$@"
+	local -a session=()
+	# Under gdb, Ctrl-C is gdb's (it interrupts the guest): QEMU, which
+	# quits on SIGINT, gets a session of its own, away from the terminal.
+	[ "$mode" != debug ] || session=(setsid)
 	RUN_T0=$(now_cs)
-	"${RUN_QEMU[@]}" </dev/null >"$RUN_DIR/qemu.out" 2>&1 &
+	"${session[@]}" "${RUN_QEMU[@]}" </dev/null >"$RUN_DIR/qemu.out" 2>&1 &
 	RUN_QPID=$!
 	guest_stream "$mode" "$RUN_QPID"
 }
@@ -115,7 +119,8 @@ guest_stream() {
 guest_watchdog() {
 	[ -n "$RUN_TIMEOUT" ] || return 0
 	(
-		sleep $((RUN_T0 / 100 + RUN_TIMEOUT - $(now_cs) / 100))
+		trap '' INT     # Ctrl-C at the gdb prompt is not for the watchdog
+		while ! guest_past_deadline; do sleep 1; done
 		: >"$RUN_DIR/timed-out"
 		kill -TERM "$RUN_QPID" 2>/dev/null
 	) &
