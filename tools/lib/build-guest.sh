@@ -49,9 +49,12 @@ build_host_tools() {
 	out=$(atalab_models_binary)
 	build_host_tools_fresh && return 0
 	mkdir -p "$(dirname "$out")"
+	# The core's own -Werror build is meson's (tests/unit); here it is only
+	# linked, with the project's warning set.
 	# shellcheck disable=SC2046 # pkg-config's flags are words
 	run_logged "$ATALAB_CACHE/logs/host-tools.log" "building atalab-models" \
-		gcc -std=gnu11 -O1 -Wall -Wextra -Werror -I"$core" \
+		gcc -std=gnu11 -O1 -Wall -Wextra -Wno-unused-parameter \
+		-Wno-missing-field-initializers -I"$core" \
 		$(pkg-config --cflags glib-2.0) -o "$out.tmp" \
 		"$ATALAB_ROOT/tools/atalab-models/atalab-models.c" "$core"/*.c \
 		$(pkg-config --libs glib-2.0)
