@@ -312,6 +312,9 @@ static void protocol_violation(AtalabDrive *d, const char *what)
 {
     atalab_trace(d->host, "ata%u violation d%u %s status=0x%02x",
                  d->bus->index, d->unit, what, atalab_ata_status(d));
+    atalab_event(d->host, &(AtalabEvent) {
+        .kind = ATALAB_EVENT_VIOLATION, .channel = d->bus->index,
+        .drive = d->index, .name = what });
 }
 
 static bool data_port_open(AtalabDrive *d, AtaPhase phase)

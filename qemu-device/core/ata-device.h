@@ -31,6 +31,22 @@
 /* The volatile write cache a power cut can lose: 32 MiB. */
 #define ATA_CACHE_BYTES         (32u << 20)
 
+/* Device register (ATA-7 vol. 1, register descriptions: Device) */
+#define ATA_DEV_LBA             0x40
+#define ATA_DEV_DEV             0x10
+
+/* Command block register numbers (offset from 0x1F0 / 0x170). */
+enum {
+    ATA_REG_DATA = 0,
+    ATA_REG_FEATURE = 1,        /* write; read: Error */
+    ATA_REG_COUNT = 2,
+    ATA_REG_LBAL = 3,
+    ATA_REG_LBAM = 4,
+    ATA_REG_LBAH = 5,
+    ATA_REG_DEVICE = 6,
+    ATA_REG_COMMAND = 7,        /* write; read: Status */
+};
+
 typedef struct AtalabAtaBus AtalabAtaBus;
 typedef struct AtalabDrive AtalabDrive;
 typedef struct AtaCmdInfo AtaCmdInfo;

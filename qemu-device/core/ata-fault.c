@@ -42,15 +42,15 @@ static void trace_firing(AtalabDrive *d, const AtalabFaultRule *r,
 {
     char cmd[8] = "none";
 
-    if (!atalab_tracing(d->host)) {
-        return;
-    }
     if (command) {
         g_snprintf(cmd, sizeof(cmd), "0x%02x", d->cmd);
     }
     atalab_trace(d->host, "ata%u fault d%u rule=%s kind=%s cmd=%s lba=%"
                  PRIu64, d->bus->index, d->unit, r->id,
                  atalab_fault_kind_name(r->kind), cmd, lba);
+    atalab_event(d->host, &(AtalabEvent) {
+        .kind = ATALAB_EVENT_FAULT, .channel = d->bus->index,
+        .drive = d->index, .name = r->id, .value = d->cmd });
 }
 
 /* ---- the drive's own timer: delayed completion, reset end, reinsert --- */

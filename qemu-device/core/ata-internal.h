@@ -42,21 +42,6 @@
 #define ATA_CTL_SRST            0x04
 #define ATA_CTL_NIEN            0x02
 
-/* Device register (ATA-7 vol. 1, register descriptions: Device) */
-#define ATA_DEV_LBA             0x40
-#define ATA_DEV_DEV             0x10
-
-/* Command block register numbers (offset from 0x1F0 / 0x170). */
-enum {
-    ATA_REG_DATA = 0,
-    ATA_REG_FEATURE = 1,        /* write; read: Error */
-    ATA_REG_COUNT = 2,
-    ATA_REG_LBAL = 3,
-    ATA_REG_LBAM = 4,
-    ATA_REG_LBAH = 5,
-    ATA_REG_DEVICE = 6,
-    ATA_REG_COMMAND = 7,        /* write; read: Status */
-};
 
 #define ATA_LBA28_LIMIT         0x10000000ull   /* sectors 28-bit reaches */
 

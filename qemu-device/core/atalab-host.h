@@ -27,6 +27,32 @@ typedef struct AtalabIoVec {
 typedef struct AtalabTimer AtalabTimer;
 typedef void AtalabTimerFn(void *opaque);
 
+/*
+ * Something happened that a debugger may want to stop the guest at (the
+ * host decides; atalab-ide's stop-on property).  Reported synchronously,
+ * from inside the guest register access that caused it.
+ */
+typedef enum AtalabEventKind {
+    /* A transfer broke a timing rule, or a data port access had no DRQ. */
+    ATALAB_EVENT_VIOLATION,
+    /* The guest wrote a command register: value is the opcode. */
+    ATALAB_EVENT_COMMAND,
+    /* The guest wrote device-specific configuration space. */
+    ATALAB_EVENT_CONFIG_WRITE,
+    /* A fault rule fired (name: the rule's id; docs/faults.md). */
+    ATALAB_EVENT_FAULT,
+} AtalabEventKind;
+
+typedef struct AtalabEvent {
+    AtalabEventKind kind;
+    unsigned channel;           /* VIOLATION, COMMAND, FAULT */
+    int drive;                  /* 0..3; -1 for CONFIG_WRITE */
+    const char *name;           /* VIOLATION, FAULT: rule name; else NULL */
+    uint32_t addr;              /* CONFIG_WRITE: offset (0x40..0xFF) */
+    unsigned size;              /* CONFIG_WRITE: 1, 2 or 4 */
+    uint32_t value;             /* COMMAND: opcode; CONFIG_WRITE: value */
+} AtalabEvent;
+
 typedef struct AtalabHost {
     void *opaque;               /* first argument of every callback below */
 
@@ -95,6 +121,12 @@ typedef struct AtalabHost {
      * (format: traces/FORMAT.md).  May be NULL: tracing is then off.
      */
     void (*trace)(void *opaque, const char *record);
+
+    /*
+     * Optional (NULL: not called).  Called after the event's trace record;
+     * the access then completes normally.  ev is valid during the call only.
+     */
+    void (*event)(void *opaque, const AtalabEvent *ev);
 } AtalabHost;
 
 #endif

@@ -77,6 +77,9 @@ static bool hook_check_xfer(void *opaque, const AtalabDrive *d,
                      "actual=%s xfer=%s", d->bus->index, d->unit,
                      atalab_rule_name(v[i].rule), v[i].reg, v[i].expected,
                      v[i].actual, xfer == ATALAB_XFER_PIO ? "pio" : "dma");
+        atalab_event(c->host, &(AtalabEvent) {
+            .kind = ATALAB_EVENT_VIOLATION, .channel = d->bus->index,
+            .drive = d->index, .name = atalab_rule_name(v[i].rule) });
     }
     return n && c->strict && xfer == ATALAB_XFER_DMA && d->udma_mode >= 0;
 }
@@ -337,6 +340,9 @@ void atalab_ctrl_config_write(AtalabCtrl *c, uint32_t addr, uint32_t val,
     if (has_sata(c) && overlaps(addr, size, CFG_PCS, CFG_PCS + 1)) {
         sata_update_ports(c);
     }
+    atalab_event(c->host, &(AtalabEvent) {
+        .kind = ATALAB_EVENT_CONFIG_WRITE, .drive = -1, .addr = addr,
+        .size = size, .value = val });
 }
 
 /* ---- ATA and bus-master registers ------------------------------------- */
@@ -361,6 +367,13 @@ void atalab_ctrl_cmd_write(AtalabCtrl *c, unsigned channel, unsigned reg,
 {
     atalab_trace_access(c->host, cmd_space[channel & 1], true, reg, size,
                         val);
+    if (channel < ATALAB_CHANNELS && reg == ATA_REG_COMMAND) {
+        bool dev1 = c->chan[channel].bus.device & ATA_DEV_DEV;
+
+        atalab_event(c->host, &(AtalabEvent) {
+            .kind = ATALAB_EVENT_COMMAND, .channel = channel,
+            .drive = channel * 2 + dev1, .value = val & 0xFF });
+    }
     if (channel < ATALAB_CHANNELS && reg < 8) {
         atalab_ata_reg_write(&c->chan[channel].bus, reg, val, size);
     }

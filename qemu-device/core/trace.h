@@ -19,6 +19,14 @@ static inline bool atalab_tracing(const AtalabHost *h)
     return h->trace != NULL;
 }
 
+/* Report an event to the host (atalab-host.h, AtalabHost.event). */
+static inline void atalab_event(const AtalabHost *h, const AtalabEvent *ev)
+{
+    if (h->event) {
+        h->event(h->opaque, ev);
+    }
+}
+
 /* Nanoseconds on the host's virtual clock (0 without a clock). */
 int64_t atalab_now(const AtalabHost *h);
 

@@ -25,6 +25,7 @@
 #include "migration/vmstate.h"
 #include "monitor/monitor.h"
 #include "sysemu/block-backend.h"
+#include "sysemu/cpus.h"
 #include "sysemu/dma.h"
 #include "sysemu/runstate.h"
 #include "sysemu/sysemu.h"
@@ -37,6 +38,7 @@
 OBJECT_DECLARE_SIMPLE_TYPE(AtalabIdeState, ATALAB_IDE)
 
 #define ATALAB_CFG_DEVSPEC 0x40     /* first device-specific config byte */
+#define ATALAB_STOP_MAX    16       /* conditions in one stop-on list */
 
 /* Legacy (compatibility mode) resources of the two channels. */
 static const struct {
@@ -47,6 +49,20 @@ static const struct {
     { 0x1f0, 0x3f6, 14 },
     { 0x170, 0x376, 15 },
 };
+
+/* One condition of the stop-on property (docs/debugging.md). */
+typedef enum AtalabStopKind {
+    ATALAB_STOP_VIOLATION,      /* name: a rule, or NULL for any */
+    ATALAB_STOP_COMMAND,        /* opcode */
+    ATALAB_STOP_WRITE,          /* name: a configuration register */
+    ATALAB_STOP_FAULT,          /* name: a rule id, or NULL for any */
+} AtalabStopKind;
+
+typedef struct AtalabStopCond {
+    AtalabStopKind kind;
+    char *name;
+    uint8_t opcode;
+} AtalabStopCond;
 
 typedef struct AtalabIdeChannel {
     AtalabIdeState *s;
@@ -71,6 +87,16 @@ struct AtalabIdeState {
     BlockdevOnError rerror, werror;
     char *fault_file;
     uint64_t fault_seed;
+
+    /* stop-on: its text, and the conditions parsed from it */
+    char *stop_on;
+    AtalabStopCond stop[ATALAB_STOP_MAX];
+    unsigned n_stop;
+    /* Why the guest stopped last ("" before the first stop), how often. */
+    GString *stop_reason;
+    bool stop_pending;          /* requested, the VM has not run since */
+    unsigned stops;
+    VMChangeStateEntry *vmstate_entry;
 
     AtalabIdeChannel chan[ATALAB_CHANNELS];
     MemoryRegion bm_io;
@@ -362,6 +388,292 @@ static void atalab_host_trace(void *opaque, const char *record)
 
     fputs(record, s->trace);
     fputc('\n', s->trace);
+}
+
+/* ---- stop on events ---------------------------------------------------- */
+
+/*
+ * Rules a violation event can name: the timing rules of the core and the
+ * data-port protocol checks of core/ata-device.c.
+ */
+static const char *const atalab_protocol_rules[] = {
+    "data-read-no-drq", "data-write-no-drq",
+};
+
+static bool atalab_rule_known(const char *name)
+{
+    unsigned i;
+
+    for (i = 0; i < ATALAB_N_RULES; i++) {
+        if (!strcmp(atalab_rule_name(i), name)) {
+            return true;
+        }
+    }
+    for (i = 0; i < ARRAY_SIZE(atalab_protocol_rules); i++) {
+        if (!strcmp(atalab_protocol_rules[i], name)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static char *atalab_rule_names(void)
+{
+    GString *s = g_string_new(NULL);
+    unsigned i;
+
+    for (i = 0; i < ATALAB_N_RULES; i++) {
+        g_string_append_printf(s, "%s, ", atalab_rule_name(i));
+    }
+    for (i = 0; i < ARRAY_SIZE(atalab_protocol_rules); i++) {
+        g_string_append_printf(s, "%s%s", atalab_protocol_rules[i],
+                               i + 1 < ARRAY_SIZE(atalab_protocol_rules) ?
+                               ", " : "");
+    }
+    return g_string_free(s, false);
+}
+
+static const AtalabConfigReg *atalab_find_reg(const AtalabPersonality *p,
+                                              const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < p->n_regs; i++) {
+        if (!g_ascii_strcasecmp(p->regs[i].name, name)) {
+            return &p->regs[i];
+        }
+    }
+    return NULL;
+}
+
+static void atalab_stop_clear(AtalabStopCond *cond, unsigned *n)
+{
+    unsigned i;
+
+    for (i = 0; i < *n; i++) {
+        g_free(cond[i].name);
+    }
+    *n = 0;
+}
+
+/*
+ * Parse one condition: violation[=RULE], cmd=OPCODE, write=REGISTER.
+ * Register names are checked against p when it is known.
+ */
+static bool atalab_stop_parse_one(const char *text,
+                                  const AtalabPersonality *p,
+                                  AtalabStopCond *cond, Error **errp)
+{
+    g_auto(GStrv) kv = g_strsplit(text, "=", 2);
+    const char *key = kv[0];
+    const char *arg = kv[1];
+
+    *cond = (AtalabStopCond) { 0 };
+    if (!strcmp(key, "violation")) {
+        cond->kind = ATALAB_STOP_VIOLATION;
+        if (arg && !atalab_rule_known(arg)) {
+            g_autofree char *known = atalab_rule_names();
+
+            error_setg(errp, "stop-on: unknown rule '%s' (known: %s)", arg,
+                       known);
+            return false;
+        }
+        cond->name = g_strdup(arg);
+        return true;
+    }
+    if (!strcmp(key, "cmd")) {
+        uint64_t op;
+
+        if (!arg || qemu_strtou64(arg, NULL, 0, &op) < 0 || op > 0xff) {
+            error_setg(errp, "stop-on: cmd wants an opcode 0x00..0xff, "
+                       "got '%s'", arg ? arg : "");
+            return false;
+        }
+        cond->kind = ATALAB_STOP_COMMAND;
+        cond->opcode = op;
+        return true;
+    }
+    if (!strcmp(key, "write")) {
+        const AtalabConfigReg *r = p && arg ? atalab_find_reg(p, arg) : NULL;
+
+        if (!arg || !*arg || (p && !r)) {
+            error_setg(errp, "stop-on: write wants a register of model %s, "
+                       "got '%s'", p ? p->name : "(any)", arg ? arg : "");
+            return false;
+        }
+        cond->kind = ATALAB_STOP_WRITE;
+        cond->name = g_ascii_strup(arg, -1);
+        return true;
+    }
+    if (!strcmp(key, "fault")) {
+        /* any rule, or the rule with this id (docs/faults.md) */
+        if (arg && !*arg) {
+            error_setg(errp, "stop-on: fault wants a rule id after '='");
+            return false;
+        }
+        cond->kind = ATALAB_STOP_FAULT;
+        cond->name = g_strdup(arg);
+        return true;
+    }
+    error_setg(errp, "stop-on: unknown event '%s' (known: violation[=RULE], "
+               "cmd=OPCODE, write=REGISTER, fault[=RULE-ID])", key);
+    return false;
+}
+
+/* Replace the conditions by those of text (';'-separated; "none": none). */
+static bool atalab_stop_parse(AtalabIdeState *s, const char *text,
+                              const AtalabPersonality *p, Error **errp)
+{
+    g_auto(GStrv) items = g_strsplit(text, ";", -1);
+    AtalabStopCond cond[ATALAB_STOP_MAX];
+    unsigned n = 0, i;
+
+    for (i = 0; items[i]; i++) {
+        if (!*items[i] || !strcmp(items[i], "none")) {
+            continue;
+        }
+        if (n == ATALAB_STOP_MAX) {
+            error_setg(errp, "stop-on: more than %d conditions",
+                       ATALAB_STOP_MAX);
+            atalab_stop_clear(cond, &n);
+            return false;
+        }
+        if (!atalab_stop_parse_one(items[i], p, &cond[n], errp)) {
+            atalab_stop_clear(cond, &n);
+            return false;
+        }
+        n++;
+    }
+    atalab_stop_clear(s->stop, &s->n_stop);
+    memcpy(s->stop, cond, sizeof(cond[0]) * n);
+    s->n_stop = n;
+    return true;
+}
+
+static bool atalab_stop_matches(const AtalabIdeState *s,
+                                const AtalabStopCond *cond,
+                                const AtalabEvent *ev)
+{
+    const AtalabConfigReg *r;
+
+    switch (cond->kind) {
+    case ATALAB_STOP_VIOLATION:
+        return ev->kind == ATALAB_EVENT_VIOLATION &&
+               (!cond->name || !strcmp(cond->name, ev->name));
+    case ATALAB_STOP_COMMAND:
+        return ev->kind == ATALAB_EVENT_COMMAND && ev->value == cond->opcode;
+    case ATALAB_STOP_WRITE:
+        r = atalab_find_reg(atalab_ctrl_personality(s->ctrl), cond->name);
+        return ev->kind == ATALAB_EVENT_CONFIG_WRITE && r &&
+               ev->addr < r->offset + r->size &&
+               ev->addr + ev->size > r->offset;
+    case ATALAB_STOP_FAULT:
+        return ev->kind == ATALAB_EVENT_FAULT &&
+               (!cond->name || !strcmp(cond->name, ev->name));
+    }
+    return false;
+}
+
+static void atalab_describe_event(const AtalabIdeState *s,
+                                  const AtalabEvent *ev, GString *out)
+{
+    switch (ev->kind) {
+    case ATALAB_EVENT_VIOLATION:
+        g_string_append_printf(out, "violation %s ata%u d%d", ev->name,
+                               ev->channel, ev->drive & 1);
+        break;
+    case ATALAB_EVENT_COMMAND:
+        g_string_append_printf(out, "cmd 0x%02x ata%u d%d", ev->value,
+                               ev->channel, ev->drive & 1);
+        break;
+    case ATALAB_EVENT_CONFIG_WRITE:
+        g_string_append_printf(out, "write cfg 0x%02x %u 0x%0*x", ev->addr,
+                               ev->size, (int)ev->size * 2, ev->value);
+        break;
+    case ATALAB_EVENT_FAULT:
+        g_string_append_printf(out, "fault %s ata%u d%d cmd 0x%02x",
+                               ev->name, ev->channel, ev->drive & 1,
+                               ev->value);
+        break;
+    }
+}
+
+/*
+ * Stop the guest at the access that caused the event: the vCPU leaves its
+ * translation block and the VM enters RUN_STATE_DEBUG, which the gdbstub
+ * reports to gdb as SIGTRAP.  The access itself completes normally.
+ */
+static void atalab_request_stop(void)
+{
+    if (qemu_in_vcpu_thread()) {
+        vm_stop(RUN_STATE_DEBUG);
+    } else {
+        qemu_system_vmstop_request_prepare();
+        qemu_system_vmstop_request(RUN_STATE_DEBUG);
+    }
+}
+
+static void atalab_host_event(void *opaque, const AtalabEvent *ev)
+{
+    AtalabIdeState *s = opaque;
+    unsigned i;
+
+    for (i = 0; i < s->n_stop; i++) {
+        if (atalab_stop_matches(s, &s->stop[i], ev)) {
+            break;
+        }
+    }
+    if (i == s->n_stop) {
+        return;
+    }
+    if (!s->stop_pending) {
+        g_string_truncate(s->stop_reason, 0);
+        s->stop_pending = true;
+        s->stops++;
+    } else {
+        g_string_append(s->stop_reason, "; ");
+    }
+    atalab_describe_event(s, ev, s->stop_reason);
+    info_report("atalab-ide: stopping the guest: %s", s->stop_reason->str);
+    atalab_request_stop();
+}
+
+static void atalab_vm_state_change(void *opaque, bool running,
+                                   RunState state)
+{
+    AtalabIdeState *s = opaque;
+
+    if (running) {
+        s->stop_pending = false;
+    }
+}
+
+static char *atalab_get_stop_on(Object *obj, Error **errp)
+{
+    AtalabIdeState *s = ATALAB_IDE(obj);
+
+    return g_strdup(s->stop_on ? s->stop_on : "none");
+}
+
+/* Settable at any time, e.g. qom-set from the monitor. */
+static void atalab_set_stop_on(Object *obj, const char *value, Error **errp)
+{
+    AtalabIdeState *s = ATALAB_IDE(obj);
+    const AtalabPersonality *p = s->ctrl ? atalab_ctrl_personality(s->ctrl)
+                                         : NULL;
+
+    if (!atalab_stop_parse(s, value, p, errp)) {
+        return;
+    }
+    g_free(s->stop_on);
+    s->stop_on = g_strdup(value);
+}
+
+static char *atalab_get_last_stop(Object *obj, Error **errp)
+{
+    AtalabIdeState *s = ATALAB_IDE(obj);
+
+    return g_strdup(s->stop_reason->str);
 }
 
 /* ---- guest-visible register spaces ------------------------------------- */
@@ -666,6 +978,9 @@ static void atalab_ide_realize(PCIDevice *d, Error **errp)
             }
         }
     }
+    if (s->stop_on && !atalab_stop_parse(s, s->stop_on, p, errp)) {
+        return;
+    }
     if (!atalab_attach_drives(s, cfg, errp)) {
         return;
     }
@@ -706,7 +1021,10 @@ static void atalab_ide_realize(PCIDevice *d, Error **errp)
         .timer_del = atalab_host_timer_del,
         .timer_free = atalab_host_timer_free,
         .trace = s->trace ? atalab_host_trace : NULL,
+        .event = atalab_host_event,
     };
+    s->vmstate_entry = qemu_add_vm_change_state_handler(atalab_vm_state_change,
+                                                        s);
     s->ctrl = atalab_ctrl_new(p, &s->host, cfg);
     for (i = 0; i < ATALAB_CHANNELS; i++) {
         if (s->cable[i]) {
@@ -781,6 +1099,10 @@ static void atalab_ide_exit(PCIDevice *d)
     }
     atalab_ctrl_free(s->ctrl);
     s->ctrl = NULL;
+    if (s->vmstate_entry) {
+        qemu_del_vm_change_state_handler(s->vmstate_entry);
+        s->vmstate_entry = NULL;
+    }
     if (s->trace) {
         notifier_remove(&s->exit_notifier);
         fclose(s->trace);
@@ -861,6 +1183,16 @@ static void atalab_ide_instance_init(Object *obj)
     AtalabIdeState *s = ATALAB_IDE(obj);
 
     s->model = g_strdup("piix4");
+    s->stop_reason = g_string_new(NULL);
+}
+
+static void atalab_ide_instance_finalize(Object *obj)
+{
+    AtalabIdeState *s = ATALAB_IDE(obj);
+
+    atalab_stop_clear(s->stop, &s->n_stop);
+    g_free(s->stop_on);
+    g_string_free(s->stop_reason, true);
 }
 
 /*
@@ -971,6 +1303,74 @@ static char *atalab_get_fault_list(Object *obj, Error **errp)
     return f ? atalab_faults_list(f) : NULL;
 }
 
+/* What -device atalab-ide,help shows (tools/atalab run --list-device-opts). */
+static void atalab_ide_describe_properties(ObjectClass *klass)
+{
+    static const char *const what[][2] = {
+        { "trace", "file to write the register trace to "
+          "(traces/FORMAT.md)" },
+        { "cable0", "primary channel cable: 40 or 80 conductors; "
+          "0: the model's" },
+        { "cable1", "secondary channel cable: 40 or 80 conductors; "
+          "0: the model's" },
+        { "strict", "a mis-timed Ultra DMA command fails with ICRC|ABRT "
+          "(docs/timing.md)" },
+        { "violations", "timing and protocol violations of all drives "
+          "(read-only)" },
+        { "stop-on", "stop the guest (for gdb) at: violation[=RULE], "
+          "cmd=OPCODE, write=REGISTER, fault[=RULE-ID]; ';'-separated "
+          "(docs/debugging.md)" },
+        { "last-stop", "why stop-on last stopped the guest (read-only)" },
+        { "faults", "fault rule file (docs/faults.md)" },
+        { "fault-seed", "seed of the fault rules' random triggers" },
+        { "fault-add", "add a fault rule at run time (docs/faults.md)" },
+        { "fault-remove", "remove the fault rule with this id" },
+        { "fault-clear", "true: remove every fault rule" },
+        { "fault-list", "the fault rules with their counts (read-only)" },
+        { "rerror", "backend read error policy, as ide-hd's" },
+        { "werror", "backend write error policy, as ide-hd's" },
+    };
+    g_autofree char *models = g_strdup_printf("controller personality: %s",
+                                              atalab_personality_names());
+    unsigned i;
+
+    object_class_property_set_description(klass, "model", models);
+    for (i = 0; i < ARRAY_SIZE(what); i++) {
+        object_class_property_set_description(klass, what[i][0], what[i][1]);
+    }
+    for (i = 0; i < ATALAB_DRIVES; i++) {
+        static const char *const pos[ATALAB_DRIVES] = {
+            "primary master", "primary slave", "secondary master",
+            "secondary slave",
+        };
+        g_autofree char *drive = g_strdup_printf("drive%u", i);
+        g_autofree char *model = g_strdup_printf("model%u", i);
+        g_autofree char *serial = g_strdup_printf("serial%u", i);
+        g_autofree char *fwrev = g_strdup_printf("fwrev%u", i);
+        g_autofree char *timing = g_strdup_printf("timing%u", i);
+        g_autofree char *viol = g_strdup_printf("violations%u", i);
+        g_autofree char *d_drive = g_strdup_printf("disk of the %s", pos[i]);
+        g_autofree char *d_model = g_strdup_printf("IDENTIFY model string "
+                                                   "of the %s", pos[i]);
+        g_autofree char *d_serial = g_strdup_printf("IDENTIFY serial number "
+                                                    "of the %s", pos[i]);
+        g_autofree char *d_fwrev = g_strdup_printf("IDENTIFY firmware "
+                                                   "revision of the %s",
+                                                   pos[i]);
+        g_autofree char *d_timing = g_strdup_printf("decoded timing of the "
+                                                    "%s (read-only)", pos[i]);
+        g_autofree char *d_viol = g_strdup_printf("violations of the %s "
+                                                  "(read-only)", pos[i]);
+
+        object_class_property_set_description(klass, drive, d_drive);
+        object_class_property_set_description(klass, model, d_model);
+        object_class_property_set_description(klass, serial, d_serial);
+        object_class_property_set_description(klass, fwrev, d_fwrev);
+        object_class_property_set_description(klass, timing, d_timing);
+        object_class_property_set_description(klass, viol, d_viol);
+    }
+}
+
 static void atalab_ide_class_init(ObjectClass *klass, void *data)
 {
     uintptr_t i;
@@ -1011,6 +1411,11 @@ static void atalab_ide_class_init(ObjectClass *klass, void *data)
                                    atalab_set_fault_clear);
     object_class_property_add_str(klass, "fault-list",
                                   atalab_get_fault_list, NULL);
+    object_class_property_add_str(klass, "stop-on", atalab_get_stop_on,
+                                  atalab_set_stop_on);
+    object_class_property_add_str(klass, "last-stop", atalab_get_last_stop,
+                                  NULL);
+    atalab_ide_describe_properties(klass);
 }
 
 static const TypeInfo atalab_ide_info = {
@@ -1018,6 +1423,7 @@ static const TypeInfo atalab_ide_info = {
     .parent = TYPE_PCI_DEVICE,
     .instance_size = sizeof(AtalabIdeState),
     .instance_init = atalab_ide_instance_init,
+    .instance_finalize = atalab_ide_instance_finalize,
     .class_init = atalab_ide_class_init,
     .interfaces = (InterfaceInfo[]) {
         { INTERFACE_CONVENTIONAL_PCI_DEVICE },
@@ -1064,6 +1470,9 @@ static int atalab_hmp_info_one(Object *obj, void *opaque)
             monitor_printf(mon, "    %s\n", lines[i]);
         }
     }
+    monitor_printf(mon, "  stop-on: %s, stops=%u, last stop: %s\n",
+                   s->stop_on && s->n_stop ? s->stop_on : "none", s->stops,
+                   s->stops ? s->stop_reason->str : "none");
     return 0;
 }
 

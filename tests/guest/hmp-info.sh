@@ -1,39 +1,25 @@
 #!/usr/bin/env bash
-# "info atalab" in the HMP monitor shows the model, the cables and, per
-# drive, the decoded timing and the violation count of a running guest.
+# The README's monitor recipe: a guest kept alive with --monitor SOCKET,
+# `atalab monitor SOCKET 'info atalab'` shows the model, the cables and, per
+# drive, the decoded timing and the violation count; qom-get reads the same
+# from /machine/peripheral/ata; `atalab monitor SOCKET quit` ends it.
 . "$(dirname "$0")/lib.sh"
 mon=$WORK/monitor.sock
 "$ATALAB" run --quiet --log "$WORK/console.log" --disk "$WORK/disk.img" --disk-size 16M \
-	--model ich5 --cable 80 --timeout 120 \
-	--qemu-arg -monitor --qemu-arg "unix:$mon,server=on,wait=off" -- \
+	--model ich5 --cable 80 --timeout 120 --monitor "$mon" -- \
 	sh -c 'pattern-rw /dev/sda 4M 3 && echo ready && sleep 100' \
 	>"$WORK/stdout" 2>"$WORK/stderr" &
 run=$!
-for _ in $(seq 600); do
-	grep -q '^ready$' "$WORK/stdout" 2>/dev/null && break
-	kill -0 $run 2>/dev/null || break
-	sleep 0.1
-done
-grep -q '^ready$' "$WORK/stdout" || { wait $run || true; fail "guest never got ready: $(cat "$WORK/stderr")"; }
-python3 - "$mon" >"$WORK/hmp.txt" <<'PY'
-import socket, sys, time
-s = socket.socket(socket.AF_UNIX)
-s.connect(sys.argv[1])
-s.settimeout(10)
-def until_prompt():
-    data = b""
-    while not data.endswith(b"(qemu) "):
-        chunk = s.recv(4096)
-        if not chunk:
-            break
-        data += chunk
-    return data.decode(errors="replace")
-until_prompt()
-s.sendall(b"info atalab\n")
-print(until_prompt())
-s.sendall(b"quit\n")
-PY
+wait_for_line "$WORK/stdout" ready $run || { wait $run || true; fail "guest never got ready: $(cat "$WORK/stderr")"; }
+"$ATALAB" monitor "$mon" 'info atalab' >"$WORK/hmp.txt" || fail "atalab monitor failed"
+"$ATALAB" monitor "$mon" 'qom-get /machine/peripheral/ata violations0' 'qom-get /machine/peripheral/ata cable1' \
+	>"$WORK/qom.txt" || fail "atalab monitor qom-get failed"
+"$ATALAB" monitor "$mon" quit || fail "atalab monitor quit failed"
 wait $run || true
-cat "$WORK/hmp.txt"
-grep -q 'model ich5, cable0 80, cable1 80, strict off' "$WORK/hmp.txt" || fail "no controller line"
+cat "$WORK/hmp.txt" "$WORK/qom.txt"
+head -n1 "$WORK/hmp.txt" | grep -qx '/machine/peripheral/ata: model ich5, cable0 80, cable1 80, strict off' ||
+	fail "no controller line first"
 grep -qE '^ *drive0: .*udma.*checks=[1-9][0-9]* violations=0' "$WORK/hmp.txt" || fail "drive0 line lacks the decode or counts"
+grep -q '^  stop-on: none, stops=0, last stop: none$' "$WORK/hmp.txt" || fail "no stop-on line"
+[ "$(cat "$WORK/qom.txt")" = "$(printf '0\n80')" ] || fail "qom-get answers: $(cat "$WORK/qom.txt")"
+! grep -q 'info atalab\|(qemu)' "$WORK/hmp.txt" || fail "the client shows the monitor's echo or prompt"

@@ -110,3 +110,28 @@ $(printf '%s\n' "$ktap" | grep -E -B8 '^ *not ok ' || printf '%s\n' "$ktap" | ta
 	[ -n "$plan" ] && [ "$plan" -gt 0 ] && [ "$plan" = "$cases" ] ||
 		fail "KUnit suite $suite: plan '${plan:-none}', $cases cases passed"
 }
+
+# A cache of this test's own for the default disk, default logs and locks,
+# sharing the builds of the real one (built before the tests run), so tests
+# of the defaults never collide with other tests or the user's runs.
+private_cache() {
+	local real=${ATALAB_CACHE:-$HOME/.cache/atalab} d
+	mkdir -p "$WORK/cache"
+	for d in src qemu kernel driver initramfs guest-tools host-tools; do
+		ln -s "$real/$d" "$WORK/cache/$d"
+	done
+	[ ! -d "$real/kvm-probe" ] || cp -r "$real/kvm-probe" "$WORK/cache/"
+	export ATALAB_CACHE=$WORK/cache
+}
+
+# wait_for_line FILE LINE PID: until FILE has the line LINE (at most 60 s),
+# or PID is gone.  True when the line came.
+wait_for_line() {
+	local _
+	for _ in $(seq 600); do
+		grep -qx -- "$2" "$1" 2>/dev/null && return 0
+		kill -0 "$3" 2>/dev/null || break
+		sleep 0.1
+	done
+	grep -qx -- "$2" "$1" 2>/dev/null
+}

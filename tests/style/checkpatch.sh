@@ -3,28 +3,38 @@
 # over every file of ours that goes there.  Kernel code must be clean under
 # the kernel's checkpatch --strict, and so must the patch series made from
 # it (driver/patches/, commit messages included); qemu-device/ under QEMU's
-# checkpatch.
+# checkpatch.  Files: tracked ones and new untracked ones (not ignored).
+# The kernel's checkpatch is the one of the kernel tree the kit builds
+# (linux-source's version), not any tree that happens to be in the cache.
 set -euo pipefail
 : "${ATALAB_ROOT:?run through meson (tools/atalab test)}"
-cache=${ATALAB_CACHE:-$HOME/.cache/atalab}
+# shellcheck source=tools/lib/common.sh
+. "$ATALAB_ROOT/tools/lib/common.sh"
+# shellcheck source=tools/lib/setup.sh
+. "$ATALAB_ROOT/tools/lib/setup.sh"
+# shellcheck source=tools/lib/build-kernel.sh
+. "$ATALAB_ROOT/tools/lib/build-kernel.sh"
 cd "$ATALAB_ROOT"
 patches=()
+our_files() {
+	git ls-files --cached --others --exclude-standard -- "$@" | LC_ALL=C sort -u
+}
 case "${1:-}" in
 kernel)
-	script=$(ls -d "$cache"/src/linux-*/scripts/checkpatch.pl 2>/dev/null | head -n1)
+	script=$(kernel_src_dir)/scripts/checkpatch.pl
 	args=(--strict --no-tree --terse --show-types -f)
-	mapfile -t files < <(git ls-files 'driver/*.c' 'driver/*.h')
-	mapfile -t patches < <(git ls-files 'driver/patches/*.patch' | grep -v '/0000-')
+	mapfile -t files < <(our_files 'driver/*.c' 'driver/*.h')
+	mapfile -t patches < <(our_files 'driver/patches/*.patch' | grep -v '/0000-')
 	[ ${#patches[@]} -gt 0 ] || { echo "no patches in driver/patches" >&2; exit 1; }
 	;;
 qemu)
-	script=$cache/src/qemu/scripts/checkpatch.pl
+	script=$(qemu_source_dir)/scripts/checkpatch.pl
 	args=(--no-tree --terse -f)
-	mapfile -t files < <(git ls-files 'qemu-device/*.c' 'qemu-device/*.h')
+	mapfile -t files < <(our_files 'qemu-device/*.c' 'qemu-device/*.h')
 	;;
 *) echo "usage: checkpatch.sh kernel|qemu" >&2; exit 2 ;;
 esac
-[ -f "$script" ] || { echo "checkpatch.pl not found (run tools/atalab build)" >&2; exit 1; }
+[ -f "$script" ] || { echo "$script not found (run tools/atalab build)" >&2; exit 1; }
 [ ${#files[@]} -gt 0 ] || { echo "no files to check" >&2; exit 1; }
 bad=0
 for f in "${files[@]}"; do
@@ -44,5 +54,5 @@ for p in "${patches[@]}"; do
 		bad=1
 	fi
 done
-echo "checked ${#files[@]} files and ${#patches[@]} patches"
+echo "checked ${#files[@]} files and ${#patches[@]} patches with $script"
 exit $bad

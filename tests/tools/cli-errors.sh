@@ -1,61 +1,84 @@
 #!/usr/bin/env bash
-# Bad options and input stop with a message naming the problem and a
-# non-zero status, before any guest runs.
-set -uo pipefail
-: "${ATALAB_ROOT:?run through meson (tools/atalab test)}"
-atalab=$ATALAB_ROOT/tools/atalab
-work=$(mktemp -d "${TMPDIR:-/tmp}/atalab-cli.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-failures=0
-
-# expect STATUS PATTERN -- atalab arguments...
-expect() {
-	local want=$1 pattern=$2 got=0
-	shift 3
-	"$atalab" "$@" >"$work/out" 2>&1 </dev/null || got=$?
-	if [ "$got" != "$want" ] || ! grep -qE -- "$pattern" "$work/out"; then
-		echo "FAIL: atalab $* exited $got (want $want), output:" >&2
-		sed 's/^/  /' "$work/out" >&2
-		echo "  (wanted a line matching: $pattern)" >&2
-		failures=$((failures + 1))
-	else
-		echo "ok: atalab $* -> $got: $(head -n1 "$work/out")"
-	fi
-}
+# Bad command lines stop with exit status 2 and a message naming the
+# problem, before anything boots; bad input QEMU itself refuses stops with
+# 125 and QEMU's message.
+. "$(dirname "$0")/lib.sh"
+d=$WORK/d.img
+: >"$WORK/empty.gdb"
 
 expect 2 "unknown command 'frobnicate'" -- frobnicate
-expect 1 "unknown option '--bogus'" -- run --bogus
-expect 1 "option --timeout needs a value" -- run --timeout
-expect 1 "--timeout wants a positive number of seconds, got 'soon'" -- run --timeout soon
-expect 1 "--cable wants 40 or 80, got '50'" -- run --cable 50
-expect 1 "--accel wants auto, tcg or kvm, got 'hvf'" -- run --accel hvf
-expect 1 "--controller wants atalab, piix4-ide or none, got 'ahci'" -- run --controller ahci
-expect 1 "--driver wants a module name, got 'a/b'" -- run --driver a/b
-expect 1 "at most 4 --disk" -- run --disk a --disk b --disk c --disk d --disk e
-expect 1 "ich5-sata has two SATA ports" -- run --model ich5-sata --disk a --disk b --disk c
-expect 1 "--disk-size wants a size like 128M, got '12 parsecs'" -- run --disk-size '12 parsecs'
-expect 1 "--kernel /nonexistent/bzImage: no such file" -- run --kernel /nonexistent/bzImage
-expect 1 "build takes no arguments" -- build now
-expect 1 "matrix: unknown personality 'ich6' \\(known: piix3 piix4 ich5-80 ich5-40 ich5-sata\\)" -- \
+expect 2 "usage: atalab COMMAND" --
+expect 2 "unknown option '--bogus'" -- run --bogus
+expect 2 "unexpected argument 'true'" -- run true
+expect 2 "option --timeout needs a value" -- run --timeout
+expect 2 "--timeout wants a positive number of seconds, got 'soon'" -- run --timeout soon
+expect 2 "--quiet takes no value" -- run --quiet=yes
+expect 2 "--cable wants 40 or 80, got '50'" -- run --cable 50
+expect 2 "--accel wants auto, tcg or kvm, got 'hvf'" -- run --accel hvf
+expect 2 "--controller wants atalab, piix4-ide or none, got 'ahci'" -- run --controller ahci
+expect 2 "--driver wants a module name, got 'a/b'" -- run --driver a/b
+expect 2 "at most 4 --disk" -- run --disk a --disk b --disk c --disk d --disk e
+expect 2 "ich5-sata has two SATA ports" -- run --model ich5-sata --disk a --disk b --disk c
+expect 2 "--disk-size wants a size like 128M, got '12 parsecs'" -- run --disk-size '12 parsecs'
+expect 2 "--memory 32M is too little: the guest kernel needs at least 64M" -- run --memory 32M
+expect 2 "--memory wants a size like 512M, got 'lots'" -- run --memory lots
+expect 2 "--disk $WORK/no/such/dir/x.img: folder '$WORK/no/such/dir' does not exist" -- \
+	run --disk "$WORK/no/such/dir/x.img"
+expect 2 "--disk $WORK: not a file or block device" -- run --disk "$WORK"
+# Options without effect are refused, not ignored.
+expect 2 "--trace has no effect with --controller piix4-ide" -- run --controller piix4-ide --trace "$WORK/t"
+expect 2 "--model has no effect with --controller piix4-ide" -- run --controller piix4-ide --model ich5
+expect 2 "--device-opt has no effect with --controller none" -- run --controller none --device-opt strict=on
+expect 2 "--cable has no effect with --controller none" -- run --controller none --cable 80
+expect 2 "--disk has no effect with --controller none" -- run --controller none --disk "$d"
+expect 2 "takes no arguments \(got 'now'\)" -- build now
+expect 2 "takes no arguments" -- setup again
+expect 2 "--runs wants a positive number, got '0'" -- bench --runs 0
+expect 2 "--kernel /nonexistent/bzImage: no such file" -- run --kernel /nonexistent/bzImage
+expect 2 "--fault-seed wants a non-negative number, got 'x'" -- run --fault-seed x
+expect 2 "--faults $WORK/none.rules: no such readable file" -- run --faults "$WORK/none.rules"
+expect 2 "--faults has no effect with --controller piix4-ide" -- run --controller piix4-ide --faults "$WORK/empty.gdb"
+expect 2 "matrix: unknown personality 'ich6' \(known: piix3 piix4 ich5-80 ich5-40 ich5-sata\)" -- \
 	matrix --personality ich6
-expect 1 "--jobs wants a positive number, got '0'" -- matrix --jobs 0
-expect 1 "matrix: unknown option '--fast'" -- matrix --fast
+expect 2 "--jobs wants a positive number, got '0'" -- matrix --jobs 0
+expect 2 "matrix: unknown option '--fast'" -- matrix --fast
 expect 2 "usage: atalab driver patches" -- driver
-expect 1 "driver: unknown subcommand 'publish'" -- driver publish
-expect 1 "--runs wants a positive number, got '0'" -- bench --runs 0
-# QEMU refuses an unknown personality, naming the known ones.
-expect 125 "unknown model 'pentium' \\(known: piix4, piix3, ich5, ich5-sata\\)" -- \
-	run --quiet --log "$work/log" --disk "$work/d.img" --disk-size 1M --model pentium -- true
+expect 2 "driver: unknown subcommand 'publish'" -- driver publish
+expect 2 "fuzz: --time wants a positive number, got 'x'" -- fuzz --time x
+expect 2 "fault: unknown subcommand 'zap'" -- fault zap
+expect 2 "fault: list needs --qmp SOCKET" -- fault list
+expect 2 "scenario: unknown option '--fast'" -- scenario --fast x
+expect 2 "scenario: needs a scenario file" -- scenario --jobs 2
+expect 2 "unknown option '--fast'" -- bench --fast
+expect 2 "wants a SOCKET and at least one COMMAND" -- monitor "$WORK/sock"
+expect 2 "needs a terminal" -- shell --disk "$d"
+expect 2 "--gdb-batch $WORK/none.gdb: no such readable file" -- debug --gdb-batch "$WORK/none.gdb"
+expect 2 "--gdb-port wants a TCP port number, got '70000'" -- debug --gdb-port 70000
+expect 2 "--stop-on wants violation\[=RULE\], cmd=OPCODE, write=REGISTER or fault\[=RULE-ID\], got 'cmd=c8h'" -- \
+	debug --stop-on cmd=c8h
+expect 2 "--stop-on wants .* got 'fault=a b'" -- debug --stop-on 'fault=a b'
+expect 2 "--stop-on has no effect with --controller piix4-ide" -- debug --controller piix4-ide --stop-on violation
+expect 2 "with --debug-qemu, break in atalab_host_event instead" -- debug --debug-qemu --stop-on violation
+expect 2 "--list-models and --list-device-opts are 'atalab run' options" -- debug --list-models
+# These need the build (the model table, qemu-img), still before QEMU.
+expect 2 "--model: unknown personality 'pentium' \(known: piix4, piix3, ich5, ich5-sata\)" -- \
+	run --quiet --log "$WORK/log" --disk "$d" --disk-size 1M --model pentium -- true
+expect 2 "--disk $d,format=vhs: unknown format 'vhs'" -- \
+	run --quiet --log "$WORK/log" --disk "$d,format=vhs" -- true
+# QEMU refuses a bad device property, naming it.
+expect 125 "QEMU refused to start" -- \
+	run --quiet --log "$WORK/log" --disk "$d" --disk-size 1M --device-opt cable0=60 -- true
 expect 125 "cable0 must be 40 or 80" -- \
-	run --quiet --log "$work/log" --disk "$work/d.img" --disk-size 1M --device-opt cable0=60 -- true
+	run --quiet --log "$WORK/log" --disk "$d" --device-opt cable0=60 -- true
+expect 125 "stop-on: write wants a register of model piix3, got 'UDMATIM'" -- \
+	run --quiet --log "$WORK/log" --disk "$d" --model piix3 --device-opt stop-on=write=UDMATIM -- true
+expect 125 "stop-on: unknown rule 'udma-late' \(known: pio-overclock" -- \
+	debug --quiet --log "$WORK/log" --disk "$d" --stop-on violation=udma-late --gdb-batch "$WORK/empty.gdb" -- true
 # A bad fault rule file stops before any guest boots, naming the token.
-printf 'unc drive=0 lba=100+8   # fine\nabrt cmd=0xzz\n' >"$work/bad.rules"
-expect 1 "^$work/bad.rules:2:10: cmd wants an opcode \\(0x00-0xff\\), got '0xzz'$" -- \
-	run --quiet --log "$work/log" --faults "$work/bad.rules" -- true
-[ ! -s "$work/log" ] || { echo "FAIL: a guest booted with a bad rule file" >&2; failures=$((failures + 1)); }
-printf 'unc drive=0 lbx=5\n' >"$work/bad2.rules"
-expect 1 "bad2.rules:1:13: unknown key 'lbx'" -- run --faults "$work/bad2.rules" -- true
-expect 1 "--fault-seed wants a non-negative number, got 'x'" -- run --fault-seed x
-expect 2 "unknown subcommand 'zap'" -- fault zap
-expect 2 "fault list needs --qmp SOCKET" -- fault list
-[ "$failures" = 0 ] || { echo "$failures case(s) failed" >&2; exit 1; }
+printf 'unc drive=0 lba=100+8   # fine\nabrt cmd=0xzz\n' >"$WORK/bad.rules"
+expect 2 "^$WORK/bad.rules:2:10: cmd wants an opcode \\(0x00-0xff\\), got '0xzz'$" -- \
+	run --quiet --log "$WORK/fault.log" --disk "$d" --faults "$WORK/bad.rules" -- true
+[ ! -s "$WORK/fault.log" ] && ok "no guest booted with a bad rule file" || bad "a guest booted with a bad rule file"
+printf 'unc drive=0 lbx=5\n' >"$WORK/bad2.rules"
+expect 2 "bad2.rules:1:13: unknown key 'lbx'" -- run --disk "$d" --faults "$WORK/bad2.rules" -- true
+finish

@@ -6,23 +6,27 @@ cmd_bench() {
 	local size=256M runs=3
 	while [ $# -gt 0 ]; do
 		case "$1" in
-		--size) [ $# -ge 2 ] || die "--size needs a value"; size=$2; shift 2 ;;
-		--runs) [ $# -ge 2 ] || die "--runs needs a value"; runs=$2; shift 2 ;;
+		--size) [ $# -ge 2 ] || usage_error "option --size needs a value"; size=$2; shift 2 ;;
+		--runs) [ $# -ge 2 ] || usage_error "option --runs needs a value"; runs=$2; shift 2 ;;
 		-h | --help)
 			cat <<USAGE
 usage: atalab bench [--size SIZE] [--runs N]
 Sequential O_DIRECT write then read of SIZE (default 256M) in the guest, 1 MiB
 requests, through atalab-ide and through QEMU's stock piix4-ide, N times each
-(default 3), alternating.  Prints each figure, the medians and the ratio.
+(default 3), alternating.  Prints each figure, the medians and the ratio;
+fails when a run's output has no readable figure.
+
+example:
+  tools/atalab bench --size 64M --runs 1
 USAGE
 			return 0 ;;
-		*) die "bench: unknown option '$1'" ;;
+		*) usage_error "unknown option '$1'" ;;
 		esac
 	done
-	[[ "$runs" =~ ^[1-9][0-9]*$ ]] || die "--runs wants a positive number, got '$runs'"
-	[[ "$size" =~ ^[1-9][0-9]*[KMG]?$ ]] || die "--size wants a size like 256M, got '$size'"
+	[[ "$runs" =~ ^[1-9][0-9]*$ ]] || usage_error "--runs wants a positive number, got '$runs'"
+	[[ "$size" =~ ^[1-9][0-9]*[KMG]?$ ]] || usage_error "--size wants a size like 256M, got '$size'"
 	build_all
-	local work i ctl out
+	local work i ctl out fig
 	work=$(mktemp -d "${TMPDIR:-/tmp}/atalab-bench.XXXXXX")
 	# shellcheck disable=SC2064
 	trap "rm -rf '$work'" EXIT
@@ -36,8 +40,10 @@ USAGE
 				--log "$work/console.log" --disk "$work/disk.img" --timeout 900 -- sh -c \
 				"ata-pattern write /dev/sda --size $size --direct && ata-pattern read /dev/sda --size $size --direct") ||
 				die "bench run on $ctl failed (console: $work/console.log)"
-			write[$ctl]+="$(echo "$out" | sed -n 's/^write .*(\([0-9.]*\) MB\/s).*/\1/p') "
-			read[$ctl]+="$(echo "$out" | sed -n 's/^read .*(\([0-9.]*\) MB\/s).*/\1/p') "
+			fig=$(bench_figure write "$out" "$ctl") || exit 1
+			write[$ctl]+="$fig "
+			fig=$(bench_figure read "$out" "$ctl") || exit 1
+			read[$ctl]+="$fig "
 			printf '%-10s run %d: %s\n' "$ctl" "$i" "$(echo "$out" | tr '\n' ' ')"
 		done
 	done
@@ -50,6 +56,16 @@ USAGE
 			"$what" "$size" "$median_a" "$median_p" \
 			"$(awk -v a="$median_a" -v p="$median_p" 'BEGIN { printf "%.0f", 100 * a / p }')"
 	done
+}
+
+# bench_figure write|read OUTPUT WHERE: the MB/s figure of ata-pattern's
+# line, refusing output it cannot read a number from.
+bench_figure() {
+	local v
+	v=$(printf '%s\n' "$2" | sed -n "s/^$1 .*(\([0-9][0-9.]*\) MB\/s).*/\1/p" | head -n1)
+	[[ "$v" =~ ^[0-9]+(\.[0-9]+)?$ ]] ||
+		die "bench: no $1 figure in the guest's output on $3: $(printf '%s' "$2" | tr '\n' ' ')"
+	echo "$v"
 }
 
 bench_median() {

@@ -1,82 +1,124 @@
 # shellcheck shell=bash
-# Guest-side artefacts: the driver modules and the initramfs.
+# Guest-side artefacts (the driver modules, ata-pattern, the initramfs) and
+# the host's model table tool.
 
 driver_build_dir() { echo "$ATALAB_CACHE/driver/build"; }
 initramfs_path() { echo "$ATALAB_CACHE/initramfs/initramfs.cpio.gz"; }
 ata_pattern_binary() { echo "$ATALAB_CACHE/guest-tools/ata-pattern"; }
+atalab_models_binary() { echo "$ATALAB_CACHE/host-tools/atalab-models"; }
 
 # Static, so it runs in the guest's busybox userland and on the host alike.
-build_guest_tools() {
-	local src=$ATALAB_ROOT/tools/ata-pattern/ata-pattern.c out
-	out=$(ata_pattern_binary)
-	if [ -x "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$(hash_inputs "$src")" ]; then
-		return 0
-	fi
-	mkdir -p "$(dirname "$out")"
-	run_logged "$ATALAB_CACHE/logs/guest-tools.log" \
-		gcc -O2 -Wall -Wextra -Werror -static -o "$out" "$src"
-	hash_inputs "$src" >"$out.stamp"
+guest_tools_key() {
+	hash_text "$(hash_inputs "$ATALAB_ROOT/tools/ata-pattern")" "$(host_toolchain)" \
+		"$(hash_recipe build_guest_tools)"
 }
 
-# Host tools in C: the fault rule checker (the core's own rule parser) and
-# the scenario runner.
-fault_check_binary() { echo "$ATALAB_CACHE/host-tools/fault-check"; }
-scenario_binary() { echo "$ATALAB_CACHE/host-tools/atalab-scenario"; }
+build_guest_tools_fresh() {
+	local out
+	out=$(ata_pattern_binary)
+	[ -x "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$(guest_tools_key)" ]
+}
 
-# build_host_tool OUT SOURCE... : gcc with glib, keyed by the sources.
-build_host_tool() {
-	local out=$1 key core=$ATALAB_ROOT/qemu-device/core
-	shift
-	key=$(hash_inputs "$@" "$core/atalab-fault.h" "$core/fault-internal.h")
-	if [ -x "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$key" ]; then
-		return 0
-	fi
+build_guest_tools() {
+	local out
+	out=$(ata_pattern_binary)
+	build_guest_tools_fresh && return 0
 	mkdir -p "$(dirname "$out")"
+	run_logged "$ATALAB_CACHE/logs/guest-tools.log" "building ata-pattern" \
+		gcc -O2 -Wall -Wextra -Werror -static -o "$out.tmp" \
+		"$ATALAB_ROOT/tools/ata-pattern/ata-pattern.c"
+	mv "$out.tmp" "$out"
+	guest_tools_key >"$out.stamp"
+}
+
+# Host tools in C, built with glib against the core's own sources:
+# atalab-models prints the personality table (run --list-models, --model
+# checks), fault-check checks a fault rule file with the core's parser, and
+# atalab-scenario runs scenario files.
+host_tools_dir() { echo "$ATALAB_CACHE/host-tools"; }
+fault_check_binary() { echo "$(host_tools_dir)/fault-check"; }
+scenario_binary() { echo "$(host_tools_dir)/atalab-scenario"; }
+
+host_tools_key() {
+	hash_text "$(hash_inputs "$ATALAB_ROOT/tools/atalab-models" "$ATALAB_ROOT/tools/fault-check" \
+		"$ATALAB_ROOT/tools/scenario" "$ATALAB_ROOT/qemu-device/core")" \
+		"$(host_toolchain)" "$(hash_recipe build_host_tools build_host_tool)"
+}
+
+build_host_tools_fresh() {
+	local key out
+	key=$(host_tools_key)
+	for out in "$(atalab_models_binary)" "$(fault_check_binary)" "$(scenario_binary)"; do
+		[ -x "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$key" ] || return 1
+	done
+}
+
+# build_host_tool OUT WHAT SOURCE...: one tool, with the project's warnings
+# (the core's own -Werror build is meson's, tests/unit).
+build_host_tool() {
+	local out=$1 what=$2 core=$ATALAB_ROOT/qemu-device/core
+	shift 2
 	local -a glib
 	read -r -a glib <<<"$(pkg-config --cflags --libs glib-2.0)"
-	run_logged "$ATALAB_CACHE/logs/host-tools.log" gcc -O2 -Wall -Wextra -Werror \
-		-Wno-unused-parameter -Wno-missing-field-initializers -I"$core" \
-		"$@" "${glib[@]}" -o "$out"
-	echo "$key" >"$out.stamp"
+	run_logged "$ATALAB_CACHE/logs/host-tools.log" "building $what" \
+		gcc -std=gnu11 -O2 -Wall -Wextra -Wno-unused-parameter \
+		-Wno-missing-field-initializers -I"$core" -o "$out.tmp" "$@" "${glib[@]}"
+	mv "$out.tmp" "$out"
 }
 
 build_host_tools() {
-	local core=$ATALAB_ROOT/qemu-device/core
-	build_host_tool "$(fault_check_binary)" "$ATALAB_ROOT/tools/fault-check/fault-check.c" \
-		"$core/fault.c" "$core/fault-parse.c"
-	build_host_tool "$(scenario_binary)" "$ATALAB_ROOT/tools/scenario/atalab-scenario.c"
+	local core=$ATALAB_ROOT/qemu-device/core key out
+	build_host_tools_fresh && return 0
+	mkdir -p "$(host_tools_dir)"
+	build_host_tool "$(atalab_models_binary)" atalab-models \
+		"$ATALAB_ROOT/tools/atalab-models/atalab-models.c" "$core"/*.c
+	build_host_tool "$(fault_check_binary)" fault-check \
+		"$ATALAB_ROOT/tools/fault-check/fault-check.c" "$core/fault.c" "$core/fault-parse.c"
+	build_host_tool "$(scenario_binary)" atalab-scenario \
+		"$ATALAB_ROOT/tools/scenario/atalab-scenario.c"
+	key=$(host_tools_key)
+	for out in "$(atalab_models_binary)" "$(fault_check_binary)" "$(scenario_binary)"; do
+		echo "$key" >"$out.stamp"
+	done
 }
 
 # The driver's source files: what the module is built from (driver/patches
 # and the commit messages are not).
 driver_sources() {
-	find "$ATALAB_ROOT/driver" -maxdepth 1 -type f \( -name '*.[ch]' -o -name Kbuild \) |
-		LC_ALL=C sort
+	find "$ATALAB_ROOT/driver" -maxdepth 1 -type f \( -name '*.[ch]' -o -name Kbuild \) \
+		! \( "${ATALAB_HASH_IGNORE[@]}" \) | LC_ALL=C sort
 }
 
 # driver/ is built out of the checkout: Kbuild writes next to its sources,
 # so build a copy.  The Kconfig symbols are set on the command line, as
 # an in-tree =m build would set them.
+driver_key() {
+	local -a src
+	mapfile -t src < <(driver_sources)
+	hash_text "$(kernel_key)" "$(hash_inputs "${src[@]}")" "$(hash_recipe build_driver)"
+}
+
+build_driver_fresh() {
+	[ "$(cat "$(driver_build_dir)/.atalab-stamp" 2>/dev/null)" = "$(driver_key)" ]
+}
+
 build_driver() {
-	local build key stamp
+	local build
+	local -a src
 	build=$(driver_build_dir)
-	stamp=$build/.atalab-stamp
-	# shellcheck disable=SC2046
-	key=$(printf '%s\n' "$(cat "$(kernel_build_dir)/.atalab-stamp")" \
-		"$(hash_inputs $(driver_sources))" | sha256sum | cut -c1-16)
-	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ]; then
-		return 0
-	fi
-	msg "building driver/"
+	build_driver_fresh && return 0
+	mapfile -t src < <(driver_sources)
 	rm -rf "$build"
 	mkdir -p "$build"
-	# shellcheck disable=SC2046
-	cp $(driver_sources) "$build/"
-	run_logged "$ATALAB_CACHE/logs/driver.log" \
+	cp "${src[@]}" "$build/"
+	run_logged "$ATALAB_CACHE/logs/driver.log" "building driver/" \
 		make -C "$(kernel_build_dir)" M="$build" -j"$(atalab_jobs)" \
 		CONFIG_ATA_ATALAB_PIIX=m CONFIG_ATA_ATALAB_PIIX_KUNIT_TEST=m modules
-	echo "$key" >"$stamp"
+	driver_key >"$build/.atalab-stamp"
 }
+# rsync's spelling of ATALAB_HASH_IGNORE.
+ATALAB_HASH_IGNORE_RSYNC=(--exclude '*~' --exclude '.*.sw?' --exclude '*.swp'
+	--exclude '#*#' --exclude '.#*' --exclude 4913)
 
 # Debian programs the guest tests run as real clients, with the shared
 # libraries they need (hdparm, smartmontools, sg3-utils).
@@ -92,24 +134,31 @@ guest_program_files() {
 	done | LC_ALL=C sort -u
 }
 
-# Everything that goes into the initramfs, for the cache key.
-initramfs_inputs() {
-	echo "$ATALAB_ROOT/tools/guest" "$ATALAB_ROOT/tests/guest/guest" \
-		"$(kernel_build_dir)/.atalab-stamp" "$(driver_build_dir)/.atalab-stamp" \
-		/bin/busybox "$(ata_pattern_binary)"
+# Host files that go into the initramfs (besides the kernel's and ours).
+initramfs_host_files() {
+	printf '%s\n' /bin/busybox
 	guest_program_files
 }
 
-build_initramfs() {
-	local out key stamp stage rel
+initramfs_key() {
+	local -a host
+	mapfile -t host < <(initramfs_host_files)
+	hash_text "$(hash_inputs "$ATALAB_ROOT/tools/guest" "$ATALAB_ROOT/tests/guest/guest" \
+		"${host[@]}")" "$(kernel_key)" "$(driver_key)" "$(guest_tools_key)" \
+		"$(hash_recipe build_initramfs)"
+}
+
+build_initramfs_fresh() {
+	local out
 	out=$(initramfs_path)
-	stamp=$out.stamp
-	# shellcheck disable=SC2046
-	key=$(hash_inputs $(initramfs_inputs))
-	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ] && [ -f "$out" ]; then
-		return 0
-	fi
-	msg "building the initramfs"
+	[ -f "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$(initramfs_key)" ]
+}
+
+build_initramfs() {
+	local out stage rel applet
+	out=$(initramfs_path)
+	build_initramfs_fresh && return 0
+	msg "$(progress_label "building the initramfs")"
 	stage=$ATALAB_CACHE/initramfs/stage
 	rel=$(kernel_release)
 	rm -rf "$stage"
@@ -121,16 +170,17 @@ build_initramfs() {
 		mkdir -p "$stage$(dirname "$f")"
 		cp -L "$f" "$stage$f"
 	done < <(guest_program_files)
-	local applet
 	for applet in $(/bin/busybox --list-full); do
 		[ -e "$stage/$applet" ] || ln -s /bin/busybox "$stage/$applet"
 	done
-	cp "$ATALAB_ROOT"/tools/guest/* "$(ata_pattern_binary)" "$stage/atalab/"
+	rsync -r "${ATALAB_HASH_IGNORE_RSYNC[@]}" "$ATALAB_ROOT/tools/guest/" "$stage/atalab/"
+	cp "$(ata_pattern_binary)" "$stage/atalab/"
 	mv "$stage/atalab/init" "$stage/init"
 	if [ -d "$ATALAB_ROOT/tests/guest/guest" ]; then
-		cp "$ATALAB_ROOT"/tests/guest/guest/* "$stage/atalab/tests/"
+		rsync -r "${ATALAB_HASH_IGNORE_RSYNC[@]}" "$ATALAB_ROOT/tests/guest/guest/" \
+			"$stage/atalab/tests/"
 	fi
-	chmod 755 "$stage/init" "$stage"/atalab/* 2>/dev/null || true
+	chmod 755 "$stage/init" "$stage"/atalab/* "$stage"/atalab/tests/* 2>/dev/null || true
 	mkdir -p "$stage/lib/modules"
 	cp -a "$(kernel_modules_dir)/lib/modules/$rel" "$stage/lib/modules/"
 	rm -f "$stage/lib/modules/$rel/build" "$stage/lib/modules/$rel/source"
@@ -140,5 +190,5 @@ build_initramfs() {
 	(cd "$stage" && find . -print0 | LC_ALL=C sort -z |
 		cpio --null -o -H newc --owner=0:0 --quiet | gzip -1 >"$out.tmp")
 	mv "$out.tmp" "$out"
-	echo "$key" >"$stamp"
+	initramfs_key >"$out.stamp"
 }

@@ -14,6 +14,8 @@ kernel_build_dir() { echo "$ATALAB_CACHE/kernel/build"; }
 kernel_bzimage() { echo "$(kernel_build_dir)/arch/x86/boot/bzImage"; }
 kernel_modules_dir() { echo "$ATALAB_CACHE/kernel/modules"; }
 kernel_release() { cat "$(kernel_build_dir)/include/config/kernel.release"; }
+# vmlinux with a gdb index (loads in a fraction of the time), for debug.
+kernel_vmlinux_gdb() { echo "$ATALAB_CACHE/kernel/gdb/vmlinux"; }
 
 kernel_unpack() {
 	local src
@@ -31,28 +33,39 @@ kernel_make() {
 	make -C "$(kernel_src_dir)" O="$(kernel_build_dir)" -j"$(atalab_jobs)" "$@"
 }
 
+kernel_key() {
+	hash_text "$(kernel_pkg_version)" "$(host_toolchain)" \
+		"$(hash_inputs "$ATALAB_ROOT/kernel/atalab.config")" \
+		"$(hash_recipe build_kernel kernel_make kernel_check_fragment kernel_unpack)"
+}
+
+build_kernel_fresh() {
+	local stamp
+	stamp=$(kernel_build_dir)/.atalab-stamp
+	[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(kernel_key)" ] && [ -f "$(kernel_bzimage)" ] &&
+		[ -f "$(kernel_vmlinux_gdb)" ]
+}
+
 build_kernel() {
-	local fragment=$ATALAB_ROOT/kernel/atalab.config
-	local key stamp build
-	key=$(printf '%s\n%s\n' "$(kernel_pkg_version)" "$(hash_inputs "$fragment" "$ATALAB_ROOT/tools/lib/build-kernel.sh")" | sha256sum | cut -c1-16)
+	local fragment=$ATALAB_ROOT/kernel/atalab.config build
+	local log=$ATALAB_CACHE/logs/kernel.log
+	build_kernel_fresh && return 0
 	build=$(kernel_build_dir)
-	stamp=$build/.atalab-stamp
-	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ] && [ -f "$(kernel_bzimage)" ]; then
-		return 0
-	fi
 	kernel_unpack
 	mkdir -p "$build"
-	msg "building the kernel (config $key)"
-	local log=$ATALAB_CACHE/logs/kernel.log
-	: >"$log"
 	# allnoconfig plus our fragment, then fill in defaults for the rest.
-	run_logged "$log.config" kernel_make KCONFIG_ALLCONFIG="$fragment" allnoconfig
+	run_logged "$log.config" "configuring the kernel" \
+		kernel_make KCONFIG_ALLCONFIG="$fragment" allnoconfig
 	kernel_check_fragment "$fragment" "$build/.config"
-	run_logged "$log" kernel_make bzImage modules scripts_gdb
+	run_logged "$log" "building the kernel" kernel_make bzImage modules scripts_gdb
 	rm -rf "$(kernel_modules_dir)"
-	run_logged "$log.install" kernel_make INSTALL_MOD_PATH="$(kernel_modules_dir)" \
-		INSTALL_MOD_STRIP=1 modules_install
-	echo "$key" >"$stamp"
+	run_logged "$log.install" "installing the kernel modules" \
+		kernel_make INSTALL_MOD_PATH="$(kernel_modules_dir)" INSTALL_MOD_STRIP=1 modules_install
+	mkdir -p "$(dirname "$(kernel_vmlinux_gdb)")"
+	cp "$build/vmlinux" "$(kernel_vmlinux_gdb).tmp"
+	run_logged "$log.gdb-index" "indexing vmlinux for gdb" gdb-add-index "$(kernel_vmlinux_gdb).tmp"
+	mv "$(kernel_vmlinux_gdb).tmp" "$(kernel_vmlinux_gdb)"
+	kernel_key >"$build/.atalab-stamp"
 }
 
 # Every option the fragment sets must have taken effect; a typo or an unmet

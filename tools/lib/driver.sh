@@ -20,6 +20,10 @@ usage: atalab driver patches | check | intree
            of the series, the kernel config and the kernel version.
            Prints the outputs: 'kernel-y: FILE', 'module-m: FILE', 'commit:
            SUBJECT' lines.
+
+examples:
+  tools/atalab driver patches && git diff --stat driver/patches
+  tools/atalab driver intree && tools/atalab run --kernel "\$ATALAB_CACHE/intree/bzImage-y" --driver none
 USAGE
 }
 
@@ -282,6 +286,6 @@ cmd_driver() {
 	check) setup_all; kernel_unpack; driver_patches_check ;;
 	intree) setup_all; kernel_unpack; driver_intree ;;
 	"") driver_usage >&2; exit 2 ;;
-	*) die "driver: unknown subcommand '$1' (see 'atalab driver --help')" ;;
+	*) usage_error "unknown subcommand '$1'" ;;
 	esac
 }

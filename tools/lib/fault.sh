@@ -17,29 +17,34 @@ usage: atalab fault add|remove|list|clear --qmp SOCKET [--path QOM-PATH] [ARG...
 The guest must run with a QMP socket, e.g. tools/atalab run
 --qemu-arg -qmp --qemu-arg unix:SOCKET,server=on,wait=off.  The device is
 $path unless --path says otherwise (tools/atalab run names it "ata").
+
+examples:
+  tools/atalab fault add --qmp qmp.sock 'unc id=bad drive=0 lba=20000+8'
+  tools/atalab fault list --qmp qmp.sock
+  tools/atalab fault clear --qmp qmp.sock
 USAGE
 		[ -n "$sub" ] && return 0
 		return 2
 		;;
 	add | remove | list | clear) ;;
-	*) echo "atalab: fault: unknown subcommand '$sub' (see 'atalab fault --help')" >&2; return 2 ;;
+	*) usage_error "unknown subcommand '$sub'" ;;
 	esac
 	local -a args=()
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--qmp | --path)
-			[ $# -ge 2 ] || { echo "atalab: option $1 needs a value" >&2; return 2; }
+			[ $# -ge 2 ] || usage_error "option $1 needs a value"
 			[ "$1" = --qmp ] && sock=$2 || path=$2
 			shift 2
 			;;
 		*) args+=("$1"); shift ;;
 		esac
 	done
-	[ -n "$sock" ] || { echo "atalab: fault $sub needs --qmp SOCKET" >&2; return 2; }
+	[ -n "$sock" ] || usage_error "$sub needs --qmp SOCKET"
 	local qmp=$ATALAB_ROOT/tools/lib/qmp-client a
 	case "$sub" in
 	add | remove)
-		[ ${#args[@]} -gt 0 ] || { echo "atalab: fault $sub needs an argument" >&2; return 2; }
+		[ ${#args[@]} -gt 0 ] || usage_error "$sub needs an argument"
 		for a in "${args[@]}"; do
 			"$qmp" "$sock" qom-set "$(fault_qom_args "$path" "fault-$sub" "$a")" >/dev/null || return 1
 		done

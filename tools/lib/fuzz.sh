@@ -71,8 +71,8 @@ cmd_fuzz() {
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--time | --jobs)
-			[ $# -ge 2 ] || die "option $1 needs a value"
-			[[ "$2" =~ ^[1-9][0-9]*$ ]] || die "$1 wants a positive number, got '$2'"
+			[ $# -ge 2 ] || usage_error "option $1 needs a value"
+			[[ "$2" =~ ^[1-9][0-9]*$ ]] || usage_error "$1 wants a positive number, got '$2'"
 			;;
 		esac
 		case "$1" in
@@ -91,10 +91,14 @@ input that breaks an invariant or crashes is saved under
 regression input in tests/fuzz/regressions once fixed.
 --make-seeds records real runs (tools/atalab run --trace) and converts them
 into tests/fuzz/seeds with trace-to-fuzz.
+
+examples:
+  tools/atalab fuzz --time 3600 --jobs 2
+  tools/atalab fuzz --make-seeds
 USAGE
 			return 0
 			;;
-		*) die "fuzz: unknown option '$1' (see 'atalab fuzz --help')" ;;
+		*) usage_error "unknown option '$1'" ;;
 		esac
 	done
 	build_fuzzer

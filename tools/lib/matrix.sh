@@ -46,6 +46,10 @@ cells: ok (mode configured, pattern verified, transfers checked, no
 violation); V<n>:<rules> (n violations); FAIL:<what>.
 exit status: 0 every cell and walk clean (or --report-only); 1 some are
 not; 3 a guest gave no result.
+
+examples:
+  tools/atalab matrix --personality ich5-80 --jobs 2
+  tools/atalab matrix --driver ata_piix --report-only --out /tmp/reference
 USAGE
 }
 
@@ -60,7 +64,7 @@ matrix_spec() {
 	ich5-80) model=ich5 cable=80 modes="$modes udma0 udma1 udma2 udma3 udma4 udma5" ;;
 	ich5-40) model=ich5 cable=40 modes="$modes udma0 udma1 udma2" ;;
 	ich5-sata) positions="1.0 2.0" modes="$modes udma0 udma1 udma2 udma3 udma4 udma5 udma6" ;;
-	*) die "matrix: unknown personality '$1' (known: ${MATRIX_PERSONALITIES[*]})" ;;
+	*) usage_error "unknown personality '$1' (known: ${MATRIX_PERSONALITIES[*]})" ;;
 	esac
 }
 
@@ -349,7 +353,7 @@ cmd_matrix() {
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--driver | --walk-from | --personality | --jobs | --out)
-			[ $# -ge 2 ] || die "option $1 needs a value" ;;
+			[ $# -ge 2 ] || usage_error "option $1 needs a value" ;;
 		esac
 		case "$1" in
 		--driver) driver=$2; shift 2 ;;
@@ -359,13 +363,13 @@ cmd_matrix() {
 		--out) out=$2; shift 2 ;;
 		--report-only) report=1; shift ;;
 		-h | --help) matrix_usage; return 0 ;;
-		*) die "matrix: unknown option '$1' (see 'atalab matrix --help')" ;;
+		*) usage_error "unknown option '$1'" ;;
 		esac
 	done
 	[ -n "$from" ] || { from=ata_piix; [ "$driver" != ata_piix ] || from=atalab_piix; }
-	[[ "$driver" =~ ^[A-Za-z0-9_-]+$ ]] || die "--driver wants a module name, got '$driver'"
-	[[ "$from" =~ ^[A-Za-z0-9_-]+$ ]] || die "--walk-from wants a module name, got '$from'"
-	[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die "--jobs wants a positive number, got '$jobs'"
+	[[ "$driver" =~ ^[A-Za-z0-9_-]+$ ]] || usage_error "--driver wants a module name, got '$driver'"
+	[[ "$from" =~ ^[A-Za-z0-9_-]+$ ]] || usage_error "--walk-from wants a module name, got '$from'"
+	[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || usage_error "--jobs wants a positive number, got '$jobs'"
 	[ ${#names[@]} -gt 0 ] || names=("${MATRIX_PERSONALITIES[@]}")
 	local model cable positions modes
 	for name in "${names[@]}"; do matrix_spec "$name"; done

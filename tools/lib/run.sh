@@ -1,289 +1,259 @@
 # shellcheck shell=bash
-# tools/atalab run: boot a q35 guest with atalab-ide and run one command in it.
+# tools/atalab run: boot a q35 guest with atalab-ide and run one command in
+# it.  The options (one table, run_options) are shared by debug and shell;
+# guest.sh starts and watches the machine.
 
-ATALAB_RUN_STATUS_TIMEOUT=124   # the guest did not finish in time
-ATALAB_RUN_STATUS_BROKEN=125    # QEMU or the guest's init failed
+# shellcheck source=tools/lib/guest.sh
+. "$ATALAB_ROOT/tools/lib/guest.sh"
+
+ATALAB_RUN_MIN_MEMORY_MIB=64    # below this the kernel does not start
+
+run_options() {
+	opt --driver NAME "module the guest loads before the command (default ata_piix; 'none' loads nothing)"
+	opt --kernel FILE "boot this bzImage instead of the kit's (e.g. the one 'atalab driver intree' built; its modules are not in the initramfs, so use it with --driver none)"
+	opt --append TEXT+ "extra kernel command line, e.g. libata.dma=0"
+	opt --disk FILE+ "disk image, in the order primary master, primary slave, secondary master, secondary slave (ich5-sata: SATA port 0, port 1).  An existing image's format is read from its content; FILE,format=FMT forces one; 'none' leaves the position empty.  A missing image is created (qcow2 for *.qcow2, raw otherwise) in an existing folder.  Default: \$ATALAB_CACHE/disks/disk0.img, locked while a run uses it"
+	opt --disk-size SIZE "size of the images this run creates (default 128M)"
+	opt --model NAME "atalab-ide personality, any case: piix4 (default), piix3, ich5, ich5-sata (see --list-models)"
+	opt --cable '40|80' "cable of both channels (default: the personality's); the guest reads it only where the controller reports it (ich5)"
+	opt --controller KIND "atalab (default), piix4-ide (QEMU's stock PIIX4 IDE, for comparisons) or none"
+	opt --device-opt OPT+ "extra atalab-ide property, e.g. model0=MY DISK, strict=on (see --list-device-opts)"
+	opt --trace FILE "write atalab-ide's register trace to FILE (traces/FORMAT.md); its folder is created"
+	opt --faults FILE "fault rules (docs/faults.md), every line checked before the guest boots"
+	opt --fault-seed N "seed of the probability triggers and bit flips of --faults (default 0)"
+	opt --monitor SOCKET "HMP monitor on the unix socket SOCKET, for 'atalab monitor SOCKET COMMAND'"
+	opt --timeout SECONDS "kill a guest still running SECONDS of wall-clock time after QEMU started (default 300)"
+	opt --log FILE "console log (default \$ATALAB_CACHE/logs/run.log, or run-N.log while other runs use it); its folder is created"
+	opt --quiet - "no console on the terminal, no informational messages (warnings and errors stay)"
+	opt --accel MODE "auto (default: KVM when a bounded probe shows a KVM guest runs, else TCG), tcg, or kvm (fails at once where the probe found KVM unusable)"
+	opt --memory SIZE "guest memory, e.g. 512M (default) or 1G; at least ${ATALAB_RUN_MIN_MEMORY_MIB}M"
+	opt --qemu-arg ARG+ "pass ARG to QEMU"
+	opt --list-models - "list the controller personalities, then exit"
+	opt --list-device-opts - "list atalab-ide's properties (for --device-opt), then exit"
+}
 
 run_usage() {
 	cat <<USAGE
 usage: atalab run [options] [-- guest-command [arg ...]]
 
-Boots a q35 machine (TCG; KVM only when a bounded probe shows it works) with
-the atalab-ide controller, loads a driver in the guest, runs the guest command
-and exits with its exit status.  The command's stdout and stderr arrive on
-this command's stdout and stderr; the kernel console goes to the log file and,
-when there is one, to the terminal.  Default command: a probe that prints the
-IDE functions, ATA devices and disks the guest found.
+Boots a q35 machine with the atalab-ide controller, loads a driver in the
+guest, runs the guest command and exits with its exit status.  The command's
+stdout and stderr arrive on this command's stdout and stderr; its stdin is
+empty (/dev/null: use 'atalab shell' to type at a guest).  The kernel console
+goes to the log file and, without --quiet, to the terminal.  Default command:
+a probe that prints the IDE functions, ATA devices and disks the guest found.
 
 options:
-  --driver NAME      module the guest loads before the command (default
-                     ata_piix; 'none' loads nothing)
-  --kernel FILE      boot this bzImage instead of the kit's (e.g. the kernel
-                     'atalab driver intree' built; its modules are not in
-                     the initramfs, so use it with --driver none)
-  --append TEXT      extra kernel command line (e.g. libata.dma=0); repeatable
-  --disk FILE        disk image, repeatable: primary master, primary slave,
-                     secondary master, secondary slave.  Created (raw, or
-                     qcow2 for *.qcow2) when absent.  Default: one disk,
-                     \$ATALAB_CACHE/disks/disk0.img
-  --disk-size SIZE   size of images created here (default 128M)
-  --controller KIND  atalab (default), piix4-ide (QEMU's stock PIIX4 IDE,
-                     for comparisons) or none (no IDE controller)
-  --model NAME       atalab-ide personality: piix4 (default), piix3, ich5,
-                     ich5-sata.  With ich5-sata the disks go to SATA port 0
-                     (primary master) and port 1 (secondary master)
-  --cable 40|80      cable of both channels (default: the personality's,
-                     80 for ich5, 40 for piix3/piix4); sets cable0/cable1
-  --device-opt OPT   extra atalab-ide property, e.g. model0=MYDISK; repeatable
-  --trace FILE       write atalab-ide's register trace to FILE
-  --faults FILE      fault rules (docs/faults.md), checked before the guest
-                     boots
-  --fault-seed N     seed of the probability triggers and bit flips
-                     (default 0)
-  --timeout SECONDS  kill a guest still running after SECONDS (default 300)
-  --log FILE         console log (default \$ATALAB_CACHE/logs/run.log)
-  --quiet            do not copy the console to the terminal
-  --accel auto|tcg|kvm   accelerator (default auto: TCG unless KVM answers)
-  --memory SIZE      guest memory (default 512M)
-  --qemu-arg ARG     pass ARG to QEMU; repeatable
-  -h, --help         this text
+$(options_help run_options)
 
-exit status: the guest command's; $ATALAB_RUN_STATUS_TIMEOUT when the guest timed out;
-$ATALAB_RUN_STATUS_BROKEN when QEMU or the guest failed before reporting a status.
+exit status: the guest command's; $ATALAB_RUN_STATUS_TIMEOUT when the guest was killed after
+--timeout; $ATALAB_RUN_STATUS_BROKEN when QEMU or the guest failed before reporting a status (the
+message says which: QEMU refused to start, the kernel panicked, the console
+stayed empty); $ATALAB_EXIT_USAGE for a bad command line (nothing booted); $ATALAB_EXIT_FAILURE for other errors.
+
+examples:
+  tools/atalab run -- sh -c 'echo "\$1"' x 'a b'
+  tools/atalab run --model ich5 --cable 80 --trace trace.txt -- true
+  tools/atalab run --disk a.img --disk none --disk b.qcow2 -- ls /sys/block
+  tools/atalab run --faults my.rules --fault-seed 7 -- dd if=/dev/sda of=/dev/null bs=64k
 USAGE
 }
 
-# Quote each argument for a POSIX shell: 'it'\''s'.
-shell_quote_args() {
-	local a
-	printf 'set --'
-	for a in "$@"; do
-		printf " '%s'" "${a//\'/\'\\\'\'}"
-	done
-	printf '\n'
-}
-
-# Create a missing disk image.
-run_make_disk() {
-	local file=$1 size=$2
-	[ -e "$file" ] && return 0
-	mkdir -p "$(dirname "$file")"
-	case "$file" in
-	*.qcow2) "$(qemu_img_binary)" create -q -f qcow2 "$file" "$size" ||
-		die "cannot create $file" ;;
-	*) truncate -s "$size" "$file" || die "cannot create $file" ;;
+# Size with an optional K/M/G suffix (no suffix: MiB, as QEMU's -m) in MiB.
+size_mib() {
+	local v=$1
+	case "$v" in
+	*[Gg]) echo $((${v%?} * 1024)) ;;
+	*[Mm]) echo "${v%?}" ;;
+	*[Kk]) echo $((${v%?} / 1024)) ;;
+	*) echo "$v" ;;
 	esac
 }
 
-disk_format() {
-	case "$1" in
-	*.qcow2) echo qcow2 ;;
-	*) echo raw ;;
-	esac
-}
+# Usage checks of the run options (no build needed): sets RUN_*.
+# $1: the default --timeout ("" for none).
+run_check_options() {
+	local default_timeout=$1 d
+	RUN_DRIVER=${OPT[--driver]:-ata_piix}
+	RUN_TIMEOUT=${OPT[--timeout]:-$default_timeout}
+	RUN_DISK_SIZE=${OPT[--disk-size]:-128M}
+	RUN_MODEL=${OPT[--model]:-piix4}
+	RUN_CABLE=${OPT[--cable]:-}
+	RUN_CONTROLLER=${OPT[--controller]:-atalab}
+	RUN_TRACE=${OPT[--trace]:-}
+	RUN_MONITOR=${OPT[--monitor]:-}
+	RUN_KERNEL=${OPT[--kernel]:-}
+	RUN_FAULTS=${OPT[--faults]:-}
+	RUN_FAULT_SEED=${OPT[--fault-seed]:-}
+	RUN_ACCEL_ASKED=${OPT[--accel]:-auto}
+	RUN_MEMORY=${OPT[--memory]:-512M}
+	RUN_QUIET=${OPT[--quiet]:-0}
+	opt_values --disk RUN_DISKS
+	opt_values --device-opt RUN_DEVICE_OPTS
+	opt_values --qemu-arg RUN_QEMU_ARGS
+	local -a appends
+	opt_values --append appends
+	RUN_APPEND=""
+	for d in "${appends[@]}"; do RUN_APPEND+=" $d"; done
 
-# The machine every guest boots, into the caller's array "machine": q35,
-# the firmware search path (our option ROMs, Debian's SeaBIOS), a kernel
-# (ACCEL MEMORY [KERNEL]; default the kit's) and the kit's initramfs.
-qemu_machine_args() {
-	machine=("$(qemu_binary)" -M q35 -accel "$1" -m "$2" -smp 1
-		-nodefaults -display none -vga none -no-reboot
-		-L "$(qemu_build_dir)/pc-bios/optionrom" -L /usr/share/seabios
-		-kernel "${3:-$(kernel_bzimage)}" -initrd "$(initramfs_path)")
-}
-
-# Does KVM run a guest here?  Bounded: a hung KVM guest is killed.  The
-# answer is cached per host kernel and QEMU build.
-kvm_usable() {
-	[ -w /dev/kvm ] || return 1
-	local key cache
-	key=$(printf '%s %s' "$(uname -r)" "$(cat "$(qemu_build_dir)/.atalab-stamp")" | sha256sum | cut -c1-16)
-	cache=$ATALAB_CACHE/kvm-probe.$key
-	# One probe at a time: concurrent runs (parallel tests) wait for it.
-	local lock
-	exec {lock}>"$ATALAB_CACHE/kvm-probe.lock"
-	flock "$lock"
-	if [ ! -f "$cache" ]; then
-		msg "probing KVM (bounded to 20 s)"
-		local -a machine
-		qemu_machine_args kvm 128M
-		if timeout --foreground -s KILL 20 "${machine[@]}" \
-			-append "panic=-1 rdinit=/bin/poweroff -- -f" \
-			</dev/null >/dev/null 2>&1; then
-			echo yes >"$cache"
-		else
-			echo no >"$cache"
-		fi
+	if [ -n "$RUN_TIMEOUT" ] && ! [[ "$RUN_TIMEOUT" =~ ^[1-9][0-9]*$ ]]; then
+		usage_error "--timeout wants a positive number of seconds, got '$RUN_TIMEOUT'"
 	fi
-	exec {lock}>&-
-	[ "$(cat "$cache")" = yes ]
+	[[ "$RUN_DRIVER" =~ ^[A-Za-z0-9_-]+$ ]] || usage_error "--driver wants a module name, got '$RUN_DRIVER'"
+	[[ "$RUN_DISK_SIZE" =~ ^[1-9][0-9]*[KMGT]?$ ]] ||
+		usage_error "--disk-size wants a size like 128M, got '$RUN_DISK_SIZE'"
+	[ ${#RUN_DISKS[@]} -le 4 ] || usage_error "at most 4 --disk (primary master/slave, secondary master/slave)"
+	case "$RUN_CABLE" in "" | 40 | 80) ;; *) usage_error "--cable wants 40 or 80, got '$RUN_CABLE'" ;; esac
+	[[ "$RUN_MODEL" =~ ^[A-Za-z0-9-]+$ ]] || usage_error "--model wants a personality name, got '$RUN_MODEL'"
+	RUN_MODEL=${RUN_MODEL,,}
+	if [ "$RUN_MODEL" = ich5-sata ] && [ ${#RUN_DISKS[@]} -gt 2 ]; then
+		usage_error "ich5-sata has two SATA ports: at most 2 --disk"
+	fi
+	case "$RUN_ACCEL_ASKED" in auto | tcg | kvm) ;;
+	*) usage_error "--accel wants auto, tcg or kvm, got '$RUN_ACCEL_ASKED'" ;; esac
+	case "$RUN_CONTROLLER" in atalab | piix4-ide | none) ;;
+	*) usage_error "--controller wants atalab, piix4-ide or none, got '$RUN_CONTROLLER'" ;; esac
+	[[ "$RUN_MEMORY" =~ ^[1-9][0-9]*[KMGkmg]?$ ]] || usage_error "--memory wants a size like 512M, got '$RUN_MEMORY'"
+	[ "$(size_mib "$RUN_MEMORY")" -ge $ATALAB_RUN_MIN_MEMORY_MIB ] ||
+		usage_error "--memory $RUN_MEMORY is too little: the guest kernel needs at least ${ATALAB_RUN_MIN_MEMORY_MIB}M"
+	[ -z "$RUN_KERNEL" ] || [ -f "$RUN_KERNEL" ] || usage_error "--kernel $RUN_KERNEL: no such file"
+	[ -z "$RUN_FAULT_SEED" ] || [[ "$RUN_FAULT_SEED" =~ ^[0-9]+$ ]] ||
+		usage_error "--fault-seed wants a non-negative number, got '$RUN_FAULT_SEED'"
+	if [ -n "$RUN_FAULTS" ] && ! { [ -f "$RUN_FAULTS" ] && [ -r "$RUN_FAULTS" ]; }; then
+		usage_error "--faults $RUN_FAULTS: no such readable file"
+	fi
+	# Options that would have no effect are refused rather than ignored.
+	if [ "$RUN_CONTROLLER" != atalab ]; then
+		for d in --trace --model --device-opt --cable --faults --fault-seed; do
+			! opt_given $d || usage_error "$d has no effect with --controller $RUN_CONTROLLER (only atalab-ide has it)"
+		done
+	fi
+	if [ "$RUN_CONTROLLER" = none ] && opt_given --disk; then
+		usage_error "--disk has no effect with --controller none (no controller to attach it to)"
+	fi
+	for d in "${RUN_DISKS[@]}"; do disk_check_spec "$d"; done
+	[ ${#OPT_ARGS[@]} -gt 0 ] || OPT_ARGS=(probe)
+}
+
+# The personality table (tools/atalab-models): name, PCI id, modes, cable
+# reporting, registers, description.
+run_models() { "$(atalab_models_binary)"; }
+
+run_list_models() {
+	local name id modes cable regs what
+	printf '%-10s %-10s %-20s %s\n' model 'PCI id' 'fastest modes' description
+	while IFS=$'\t' read -r name id modes cable regs what; do
+		[ "$cable" = cable ] && what="$what; reports the cable (--cable)"
+		printf '%-10s %-10s %-20s %s\n' "$name" "$id" "$modes" "$what"
+		printf '%-10s registers: %s\n' "" "${regs//,/, }"
+	done < <(run_models)
+}
+
+# Checks that need the build: the personality exists; --cable means
+# something for it.
+run_check_model() {
+	local line
+	[ "$RUN_CONTROLLER" = atalab ] || return 0
+	line=$(run_models | awk -F'\t' -v m="$RUN_MODEL" '$1 == m')
+	[ -n "$line" ] || usage_error "--model: unknown personality '${OPT[--model]}' (known: $(run_models | cut -f1 | paste -sd, | sed 's/,/, /g'))"
+	if [ -n "$RUN_CABLE" ] && [ "$(printf '%s' "$line" | cut -f4)" != cable ]; then
+		warn "--cable $RUN_CABLE: $RUN_MODEL does not report the cable to the guest; only the drives' IDENTIFY word 93 shows it"
+	fi
+}
+
+# The console log: --log, or the first default log no other run holds.
+run_pick_log() {
+	local fd n=1 f
+	if [ -n "${OPT[--log]:-}" ]; then
+		RUN_LOG=${OPT[--log]}
+		mkdir -p "$(dirname "$RUN_LOG")"
+		: >"$RUN_LOG" || die "cannot write log file '$RUN_LOG'"
+		return 0
+	fi
+	mkdir -p "$ATALAB_CACHE/logs"
+	while :; do
+		f=$ATALAB_CACHE/logs/run.log
+		[ $n = 1 ] || f=$ATALAB_CACHE/logs/run-$n.log
+		exec {fd}>>"$f"
+		flock -n "$fd" && break
+		exec {fd}>&-
+		n=$((n + 1))
+	done
+	RUN_LOG=$f
+	: >"$RUN_LOG"
+	[ $n = 1 ] || run_info "run.log is in use by another run: this run's console log is $RUN_LOG"
+}
+
+run_info() { [ "$RUN_QUIET" = 1 ] || msg "$@"; }
+
+# Everything between the option checks and QEMU: build, disks, log, trace,
+# accelerator.  Sets RUN_DRIVE_ARGS and RUN_DEVICE_ARGS.
+run_prepare() {
+	local i pos dev size_given=0 dflt=""
+	build_all
+	run_check_model
+	# Fault rules: every line checked by the core's parser before booting
+	# (FILE:LINE:COLUMN: message).
+	if [ -n "$RUN_FAULTS" ]; then
+		"$(fault_check_binary)" "$RUN_FAULTS" || exit $ATALAB_EXIT_USAGE
+		RUN_FAULTS=$(readlink -f "$RUN_FAULTS")
+	fi
+	opt_given --disk-size && size_given=1
+	if [ ${#RUN_DISKS[@]} = 0 ] && [ "$RUN_CONTROLLER" != none ]; then
+		dflt=$(default_disk)
+		mkdir -p "$(dirname "$dflt")"
+		RUN_DISKS=("$dflt")
+	fi
+	run_pick_log
+	if [ -n "$RUN_TRACE" ]; then
+		mkdir -p "$(dirname "$RUN_TRACE")" || die "cannot create the folder of --trace $RUN_TRACE"
+	fi
+
+	dev="atalab-ide,id=ata,model=$RUN_MODEL"
+	RUN_DRIVE_ARGS=()
+	RUN_DEVICE_ARGS=()
+	for i in "${!RUN_DISKS[@]}"; do
+		disk_prepare "${RUN_DISKS[$i]}" "$RUN_DISK_SIZE" "$size_given" "$RUN_QUIET"
+		[ "$DISK_FILE" = none ] && continue
+		RUN_DRIVE_ARGS+=(-drive "if=none,id=disk$i,format=$DISK_FORMAT,file.filename=$(qemu_escape "$DISK_FILE")")
+		# ich5-sata: SATA port N is the master of channel N.
+		pos=$i
+		[ "$RUN_MODEL" = ich5-sata ] && pos=$((i * 2))
+		dev="$dev,drive$pos=disk$i"
+		case "$RUN_CONTROLLER" in
+		piix4-ide) RUN_DEVICE_ARGS+=(-device "ide-hd,drive=disk$i,bus=ata.$((i / 2)),unit=$((i % 2))") ;;
+		esac
+	done
+	[ -z "$dflt" ] || disk_lock_default "$dflt"
+	[ -n "$RUN_CABLE" ] && dev="$dev,cable0=$RUN_CABLE,cable1=$RUN_CABLE"
+	[ -n "$RUN_TRACE" ] && dev="$dev,trace=$(qemu_escape "$RUN_TRACE")"
+	[ -n "$RUN_FAULTS" ] && dev="$dev,faults=$(qemu_escape "$RUN_FAULTS")"
+	[ -n "$RUN_FAULT_SEED" ] && dev="$dev,fault-seed=$RUN_FAULT_SEED"
+	for i in "${RUN_DEVICE_OPTS[@]}"; do dev="$dev,$i"; done
+	case "$RUN_CONTROLLER" in
+	atalab) RUN_DEVICE_ARGS=(-device "$dev") ;;
+	piix4-ide) RUN_DEVICE_ARGS=(-device piix4-ide,id=ata "${RUN_DEVICE_ARGS[@]}") ;;
+	none) RUN_DRIVE_ARGS=() ;;
+	esac
+	[ -z "$RUN_MONITOR" ] ||
+		RUN_QEMU_ARGS+=(-monitor "unix:$(qemu_escape "$RUN_MONITOR"),server=on,wait=off")
+
+	accel_choose "$RUN_ACCEL_ASKED"
+	run_info "accelerator: $RUN_ACCEL ($RUN_ACCEL_WHY)"
 }
 
 cmd_run() {
-	local driver=ata_piix append="" timeout=300 log="" quiet=0 accel=auto
-	local memory=512M disk_size=128M model=piix4 trace="" controller=atalab
-	local cable="" fault_seed="" faults="" kernel=""
-	local -a disks=() qemu_args=() device_opts=()
-	while [ $# -gt 0 ]; do
-		case "$1" in
-		--driver | --append | --disk | --disk-size | --model | --device-opt | --controller | \
-			--cable | --trace | --timeout | --log | --accel | --memory | --qemu-arg | \
-			--faults | --fault-seed | --kernel)
-			[ $# -ge 2 ] || die "option $1 needs a value"
-			;;
-		esac
-		case "$1" in
-		--driver) driver=$2; shift 2 ;;
-		--kernel) kernel=$2; shift 2 ;;
-		--append) append="$append $2"; shift 2 ;;
-		--disk) disks+=("$2"); shift 2 ;;
-		--disk-size) disk_size=$2; shift 2 ;;
-		--model) model=$2; shift 2 ;;
-		--cable) cable=$2; shift 2 ;;
-		--controller) controller=$2; shift 2 ;;
-		--device-opt) device_opts+=("$2"); shift 2 ;;
-		--trace) trace=$2; shift 2 ;;
-		--faults) faults=$2; shift 2 ;;
-		--fault-seed) fault_seed=$2; shift 2 ;;
-		--timeout) timeout=$2; shift 2 ;;
-		--log) log=$2; shift 2 ;;
-		--quiet) quiet=1; shift ;;
-		--accel) accel=$2; shift 2 ;;
-		--memory) memory=$2; shift 2 ;;
-		--qemu-arg) qemu_args+=("$2"); shift 2 ;;
-		-h | --help) run_usage; return 0 ;;
-		--) shift; break ;;
-		*) die "run: unknown option '$1' (see 'atalab run --help')" ;;
-		esac
-	done
-	[[ "$timeout" =~ ^[1-9][0-9]*$ ]] || die "--timeout wants a positive number of seconds, got '$timeout'"
-	[[ "$driver" =~ ^[A-Za-z0-9_-]+$ ]] || die "--driver wants a module name, got '$driver'"
-	[[ "$disk_size" =~ ^[1-9][0-9]*[KMGT]?$ ]] || die "--disk-size wants a size like 128M, got '$disk_size'"
-	[ ${#disks[@]} -le 4 ] || die "at most 4 --disk (primary master/slave, secondary master/slave)"
-	case "$cable" in "" | 40 | 80) ;; *) die "--cable wants 40 or 80, got '$cable'" ;; esac
-	[[ "$model" =~ ^[a-z0-9-]+$ ]] || die "--model wants a personality name, got '$model'"
-	if [ "$model" = ich5-sata ] && [ ${#disks[@]} -gt 2 ]; then
-		die "ich5-sata has two SATA ports: at most 2 --disk"
+	options_parse run_options -- "$@"
+	if opt_given --help; then run_usage; return 0; fi
+	if opt_given --list-models || opt_given --list-device-opts; then
+		build_all
+		! opt_given --list-models || run_list_models
+		! opt_given --list-device-opts || cat "$(qemu_device_help)"
+		return 0
 	fi
-	case "$accel" in auto | tcg | kvm) ;; *) die "--accel wants auto, tcg or kvm, got '$accel'" ;; esac
-	[ -z "$kernel" ] || [ -f "$kernel" ] || die "--kernel $kernel: no such file"
-	case "$controller" in atalab | piix4-ide | none) ;;
-	*) die "--controller wants atalab, piix4-ide or none, got '$controller'" ;; esac
-	[ $# -gt 0 ] || set -- probe
-	[ -z "$fault_seed" ] || [[ "$fault_seed" =~ ^[0-9]+$ ]] ||
-		die "--fault-seed wants a non-negative number, got '$fault_seed'"
-
-	build_all
-	# Fault rules: every line checked by the core's parser before booting.
-	if [ -n "$faults" ]; then
-		[ "$controller" = atalab ] || die "--faults needs the atalab controller"
-		"$(fault_check_binary)" "$faults" || exit 1
-		faults=$(readlink -f "$faults")
-	fi
-	[ ${#disks[@]} -gt 0 ] || disks=("$ATALAB_CACHE/disks/disk0.img")
-	log=${log:-$ATALAB_CACHE/logs/run.log}
-	mkdir -p "$(dirname "$log")"
-	: >"$log" || die "cannot write log file '$log'"
-
-	local rundir
-	rundir=$(mktemp -d "${TMPDIR:-/tmp}/atalab-run.XXXXXX")
-	# shellcheck disable=SC2064
-	trap "rm -rf '$rundir'" EXIT
-	shell_quote_args "$@" >"$rundir/command"
-	printf '%s' "$driver" >"$rundir/driver"
-	: >"$rundir/stdout"
-	: >"$rundir/stderr"
-	: >"$rundir/status"
-
-	local dev="atalab-ide,id=ata,model=$model" i pos
-	local -a drive_args=() device_args=()
-	for i in "${!disks[@]}"; do
-		run_make_disk "${disks[$i]}" "$disk_size"
-		[ -f "${disks[$i]}" ] || [ -b "${disks[$i]}" ] || die "--disk ${disks[$i]}: not a file"
-		drive_args+=(-drive "if=none,id=disk$i,format=$(disk_format "${disks[$i]}"),file.filename=${disks[$i]//,/,,}")
-		# ich5-sata: SATA port N is the master of channel N.
-		pos=$i
-		[ "$model" = ich5-sata ] && pos=$((i * 2))
-		dev="$dev,drive$pos=disk$i"
-	done
-	[ -n "$cable" ] && dev="$dev,cable0=$cable,cable1=$cable"
-	[ -n "$trace" ] && dev="$dev,trace=${trace//,/,,}"
-	[ -n "$faults" ] && dev="$dev,faults=${faults//,/,,}"
-	[ -n "$fault_seed" ] && dev="$dev,fault-seed=$fault_seed"
-	for i in "${device_opts[@]}"; do dev="$dev,$i"; done
-	case "$controller" in
-	atalab) device_args=(-device "$dev") ;;
-	piix4-ide)
-		device_args=(-device piix4-ide,id=ata)
-		for i in "${!disks[@]}"; do
-			device_args+=(-device "ide-hd,drive=disk$i,bus=ata.$((i / 2)),unit=$((i % 2))")
-		done
-		;;
-	none) drive_args=() ;;
-	esac
-
-	if [ "$accel" = auto ]; then
-		if kvm_usable; then accel=kvm; else accel=tcg; fi
-	fi
-
-	local -a machine
-	qemu_machine_args "$accel" "$memory" "$kernel"
-	# no_timer_check: on a loaded host a TCG guest can miss the kernel's
-	# IO-APIC timer check and panic ("IO-APIC + timer doesn't work").
-	local -a qemu=(
-		"${machine[@]}"
-		-append "console=ttyS0 panic=-1 no_timer_check rdinit=/init$append"
-		-chardev "file,id=console,path=$log"
-		-chardev "file,id=stdout,path=$rundir/stdout"
-		-chardev "file,id=stderr,path=$rundir/stderr"
-		-chardev "file,id=status,path=$rundir/status"
-		-serial chardev:console -serial chardev:stdout
-		-serial chardev:stderr -serial chardev:status
-		-fw_cfg "name=opt/atalab/command,file=$rundir/command"
-		-fw_cfg "name=opt/atalab/driver,file=$rundir/driver"
-		"${drive_args[@]}" "${device_args[@]}"
-		"${qemu_args[@]}"
-	)
-
-	local qpid status
-	"${qemu[@]}" </dev/null >"$rundir/qemu.out" 2>&1 &
-	qpid=$!
-	# Stream the guest's stdout/stderr (and the console) while it runs.
-	local -a tails=()
-	tail -q -s 0.1 --pid=$qpid -c +1 -f "$rundir/stdout" &
-	tails+=($!)
-	tail -q -s 0.1 --pid=$qpid -c +1 -f "$rundir/stderr" >&2 &
-	tails+=($!)
-	if [ $quiet = 0 ] && { : >/dev/tty; } 2>/dev/null; then
-		tail -q -s 0.1 --pid=$qpid -c +1 -f "$log" >/dev/tty 2>/dev/null &
-		tails+=($!)
-	fi
-
-	local waited=0 timed_out=0
-	while kill -0 $qpid 2>/dev/null; do
-		if [ $waited -ge $((timeout * 10)) ]; then
-			timed_out=1
-			kill -TERM $qpid 2>/dev/null || true
-			sleep 2
-			kill -KILL $qpid 2>/dev/null || true
-			break
-		fi
-		sleep 0.1
-		waited=$((waited + 1))
-	done
-	local qrc=0
-	wait $qpid || qrc=$?
-	wait "${tails[@]}" 2>/dev/null || true
-
-	if [ $timed_out = 1 ]; then
-		msg "guest still running after ${timeout}s: killed (console log: $log)"
-		return $ATALAB_RUN_STATUS_TIMEOUT
-	fi
-	status=$(sed -n 's/^ATALAB-STATUS \([0-9][0-9]*\)$/\1/p' "$rundir/status" | head -n1)
-	if [ -z "$status" ]; then
-		sed 's/^/qemu: /' "$rundir/qemu.out" >&2
-		msg "guest ended without reporting a status (QEMU exit $qrc; console log: $log)"
-		return $ATALAB_RUN_STATUS_BROKEN
-	fi
-	return "$status"
+	run_check_options 300
+	run_prepare
+	guest_start run "${OPT_ARGS[@]}"
+	guest_wait
+	guest_outcome
 }

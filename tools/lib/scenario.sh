@@ -20,6 +20,10 @@ writes JUnit XML.  --check only checks the files.  --emit-jobs writes one
 self-contained job per scenario under DIR (DIR/jobs.txt lists them, for GNU
 parallel over ssh hosts or a CI matrix); --merge folds the results the jobs
 left into one table and JUnit file.
+
+examples:
+  tools/atalab scenario tests/scenarios/unc-persistent.scenario
+  tools/atalab scenario --jobs 2 --junit results.xml tests/scenarios
 USAGE
 		[ -n "${1:-}" ] && return 0
 		return 2
@@ -32,15 +36,15 @@ USAGE
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--jobs | --junit | --work)
-			[ $# -ge 2 ] || { echo "atalab: option $1 needs a value" >&2; return 2; }
+			[ $# -ge 2 ] || usage_error "option $1 needs a value"
 			pass+=("$1" "$2")
 			shift 2
 			;;
-		--*) echo "atalab: scenario: unknown option '$1' (see 'atalab scenario --help')" >&2; return 2 ;;
+		--*) usage_error "unknown option '$1'" ;;
 		*) break ;;
 		esac
 	done
-	[ $# -gt 0 ] || { echo "atalab: scenario needs a file (or a directory)" >&2; return 2; }
+	[ $# -gt 0 ] || usage_error "needs a scenario file (or a directory)"
 	build_all
 	ATALAB_PATTERN=$(ata_pattern_binary) "$(scenario_binary)" "$mode" "${pass[@]}" "$@"
 }

@@ -12,9 +12,60 @@ ATALAB_PACKAGES=(
 
 ATALAB_SRC_LIST=/etc/apt/sources.list.d/atalab-deb-src.sources
 
-# Is there a deb-src entry for the Debian main archive?
+# The Debian release of this host (bookworm).
+host_codename() {
+	sed -n 's/^VERSION_CODENAME=//p' /etc/os-release 2>/dev/null
+}
+
+# The apt source files: sources.list, sources.list.d/*.list and *.sources.
+apt_source_files() {
+	local f
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] && printf '%s\n' "$f"
+	done
+	return 0
+}
+
+# deb_src_serves_main CODENAME FILE...: does an enabled deb-src entry serve
+# the main component of CODENAME (what 'apt-get source qemu' needs)?  Reads
+# the one-line format (.list) and deb822 stanzas (.sources).
+deb_src_serves_main() {
+	local codename=$1
+	shift
+	[ $# -gt 0 ] || return 1
+	awk -v want="$codename" '
+	function stanza_done() {
+		if (types ~ /(^| )deb-src( |$)/ && comps ~ /(^| )main( |$)/ &&
+		    suites ~ ("(^| )" want "( |$)") && enabled != "no")
+			found = 1
+		types = suites = comps = ""; enabled = "yes"
+	}
+	FNR == 1 { stanza_done(); deb822 = (FILENAME ~ /\.sources$/) }
+	deb822 {
+		if ($0 ~ /^[ \t]*$/) { stanza_done(); next }
+		if ($0 ~ /^#/) next
+		key = tolower($1); sub(/:$/, "", key)
+		val = $0; sub(/^[^:]*:[ \t]*/, "", val)
+		if (key == "types") types = val
+		else if (key == "suites") suites = val
+		else if (key == "components") comps = val
+		else if (key == "enabled") enabled = tolower(val)
+		next
+	}
+	$1 == "deb-src" {
+		i = 2
+		if ($i ~ /^\[/) { while ($i !~ /\]$/) i++; i++ }
+		if ($(i + 1) != want) next
+		for (j = i + 2; j <= NF; j++) if ($j == "main") found = 1
+	}
+	END { stanza_done(); exit !found }
+	' "$@"
+}
+
 have_deb_src() {
-	grep -rqsE '^(deb-src|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sources.list.d/
+	local -a files
+	mapfile -t files < <(apt_source_files)
+	deb_src_serves_main "$(host_codename)" "${files[@]}"
 }
 
 # One dpkg-query for all packages: this runs before every guest boot.
@@ -101,16 +152,31 @@ kernel_source_tarball() {
 cmd_setup() {
 	case "${1:-}" in
 	-h | --help)
-		echo "usage: atalab setup"
-		echo "Installs the Debian packages atalab needs, adds a deb-src entry when"
-		echo "missing, fetches the qemu source package and installs linux-source-$ATALAB_KERNEL_SERIES."
+		cat <<USAGE
+usage: atalab setup
+
+Installs the Debian packages atalab needs, adds a deb-src entry for Debian's
+main component ($ATALAB_SRC_LIST) when no enabled one serves it, fetches
+the qemu source package and installs linux-source-$ATALAB_KERNEL_SERIES.  Run as another
+user, it prints the commands root must run and exits 1.  'atalab build',
+'run' and 'test' run it first.
+
+example:
+  tools/atalab setup
+USAGE
 		return 0
 		;;
 	"") ;;
-	*) die "setup takes no arguments (got '$1')" ;;
+	*) usage_error "takes no arguments (got '$1')" ;;
 	esac
 	setup_all
 	msg "setup complete (cache: $ATALAB_CACHE)"
+}
+
+# Is everything setup provides there (without asking apt)?
+setup_is_done() {
+	[ -f "$(qemu_source_dir)/.atalab-unpacked" ] && [ -f "$(kernel_source_tarball)" ] &&
+		[ -z "$(missing_packages)" ] && have_deb_src
 }
 
 setup_all() {

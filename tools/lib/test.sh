@@ -1,47 +1,96 @@
 # shellcheck shell=bash
-# tools/atalab test: build everything, then run every test with meson.
+# tools/atalab test: build everything, then run the test suites with meson.
 
 meson_build_dir() {
 	# One build directory per checkout: meson records absolute source paths.
 	echo "$ATALAB_CACHE/meson/$(printf '%s' "$ATALAB_ROOT" | sha256sum | cut -c1-16)"
 }
 
-cmd_test() {
-	local -a meson_args=()
-	while [ $# -gt 0 ]; do
-		case "$1" in
-		-h | --help)
-			cat <<USAGE
-usage: atalab test [meson test options, e.g. --suite unit, a test name, -v]
+test_usage() {
+	cat <<USAGE
+usage: atalab test [options] [TEST ...]
+
 Builds everything (as 'atalab build'), configures the meson project once and
-runs every test: core unit tests (suite 'unit') and guest tests that boot a
-guest on the emulated controller (suite 'guest').  The last line is the
-summary 'N passed, N failed, N skipped'.
+runs the tests through 'meson test'.  Suites:
+  unit    the emulator core under GTest, with ASan and UBSan, and the
+          fuzzer's seed, regression and random inputs
+  style   the kernel's checkpatch.pl --strict over driver/ and its patch
+          series, sparse and W=1, QEMU's checkpatch over qemu-device/, the
+          core's include layering
+  tools   the atalab command itself: options, cache keys, locks, progress,
+          help, completion, the README's recipes
+  fuzz    a 45-second libFuzzer run of the core
+  guest   guests booted on the emulated controller, asserting from inside
+          them and on the host (fault scenarios, the mode matrix, the
+          in-tree build of the driver)
+  debug   'atalab debug' batch sessions: breakpoints, module symbols, device
+          stops
+options (those of 'meson test'; the common ones):
+  --suite SUITE      run one suite; repeatable
+  --list             list the tests instead of running them
+  -v, --verbose      show the tests' output as they run
+  --num-processes N  tests run in parallel (default: the number of CPUs)
+  -h, --help         this text
+
+The last line is the summary 'N passed, N failed, N skipped', counted from
+this run only; a skipped test is never counted as passed.  Exit status 0
+when every test ran and passed, 1 otherwise (also when meson failed before
+running any test: its message is shown).
+
+examples:
+  tools/atalab test                   # every suite
+  tools/atalab test --suite unit      # one suite
+  tools/atalab test streams -v        # one test, verbose
 USAGE
-			return 0
-			;;
-		*) meson_args+=("$1"); shift ;;
-		esac
+}
+
+cmd_test() {
+	local a
+	for a in "$@"; do
+		case "$a" in -h | --help) test_usage; return 0 ;; esac
 	done
 	build_all
 	local build
 	build=$(meson_build_dir)
 	if [ ! -f "$build/build.ninja" ]; then
-		run_logged "$ATALAB_CACHE/logs/meson-setup.log" meson setup "$build" "$ATALAB_ROOT"
+		rm -rf "$build"
+		run_logged "$ATALAB_CACHE/logs/meson-setup.log" "configuring the meson project" \
+			meson setup "$build" "$ATALAB_ROOT"
 	fi
-	local rc=0
-	ATALAB_CACHE=$ATALAB_CACHE meson test -C "$build" --print-errorlogs \
-		"${meson_args[@]}" || rc=$?
-	test_summary "$build/meson-logs/testlog.json" || rc=1
+	test_run_meson "$build" "$@"
+}
+
+# test_run_meson BUILD [meson test args]: run meson test, then print the
+# summary of that run (its own testlog.json, never an earlier one's).
+test_run_meson() {
+	local build=$1 rc json err
+	shift
+	json=$build/meson-logs/testlog.json
+	err=$(mktemp "${TMPDIR:-/tmp}/atalab-meson.XXXXXX")
+	rm -f "$json"
+	{
+		rc=0
+		ATALAB_CACHE=$ATALAB_CACHE meson test -C "$build" --print-errorlogs "$@" \
+			2>&1 1>&3 3>&- || rc=$?
+		echo $rc >"$err.status"
+	} 3>&1 | tee "$err" >&2
+	rc=$(cat "$err.status")
+	if [ ! -s "$json" ]; then
+		msg "meson ran no test (exit $rc):"
+		grep -v '^ *$' "$err" | tail -n 5 | sed 's/^/  /' >&2
+		rm -f "$err" "$err.status"
+		echo "0 passed, 0 failed, 0 skipped"
+		return 1
+	fi
+	rm -f "$err" "$err.status"
+	test_summary "$json" || rc=1
 	return $rc
 }
 
 # 'N passed, N failed, N skipped' from meson's machine-readable log.  A
-# skipped test is never counted as passed.
+# skipped test is never counted as passed; no test at all is a failure.
 test_summary() {
-	local json=$1
-	[ -f "$json" ] || { echo "0 passed, 1 failed, 0 skipped"; return 1; }
-	python3 - "$json" <<'PY'
+	python3 - "$1" <<'PY'
 import json, sys
 passed = failed = skipped = 0
 with open(sys.argv[1]) as f:

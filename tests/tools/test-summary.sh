@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The summary line of atalab test comes from the run that just happened,
+# never from an earlier run's log, and a meson failure before any test ran
+# is a failure that shows meson's message.  (test_run_meson on a small
+# meson project of its own.)
+. "$(dirname "$0")/lib.sh"
+load_atalab
+proj=$WORK/proj
+mkdir -p "$proj"
+cat >"$proj/meson.build" <<'MESON'
+project('summary-test', 'c')
+sh = find_program('sh')
+test('passes', sh, args: ['-c', 'exit 0'])
+test('also-passes', sh, args: ['-c', 'exit 0'])
+test('skips', sh, args: ['-c', 'exit 77'])
+MESON
+meson setup "$WORK/build" "$proj" >/dev/null 2>&1 || { bad "meson setup failed"; finish; }
+rc=0
+test_run_meson "$WORK/build" >"$WORK/out1" 2>&1 || rc=$?
+last=$(tail -n1 "$WORK/out1")
+[ "$rc" = 0 ] && [ "$last" = "2 passed, 0 failed, 1 skipped" ] && ok "summary of a full run: $last" ||
+	bad "full run: exit $rc, $last"
+rc=0
+test_run_meson "$WORK/build" passes >"$WORK/out2" 2>&1 || rc=$?
+last=$(tail -n1 "$WORK/out2")
+[ "$rc" = 0 ] && [ "$last" = "1 passed, 0 failed, 0 skipped" ] && ok "summary of one test: $last" ||
+	bad "one test: exit $rc, $last"
+rc=0
+test_run_meson "$WORK/build" no-such-test >"$WORK/out3" 2>&1 || rc=$?
+last=$(tail -n1 "$WORK/out3")
+[ "$rc" != 0 ] && ok "a run of no test fails (exit $rc)" || bad "a run of no test passed"
+[ "$last" = "0 passed, 0 failed, 0 skipped" ] && ok "and is not summarized from the earlier log" ||
+	bad "stale summary: $last"
+grep -A3 "meson ran no test" "$WORK/out3" | grep -q "No suitable tests defined" &&
+	ok "meson's own message is shown" || bad "no cause shown: $(cat "$WORK/out3")"
+rc=0
+test_run_meson "$WORK/no-build" >"$WORK/out4" 2>&1 || rc=$?
+[ "$rc" != 0 ] && [ "$(tail -n1 "$WORK/out4")" = "0 passed, 0 failed, 0 skipped" ] &&
+	grep -q "meson ran no test" "$WORK/out4" && ok "a missing build directory fails with its cause" ||
+	bad "broken build dir: exit $rc: $(cat "$WORK/out4")"
+finish
