@@ -275,6 +275,43 @@ static void fh_blk_drain(void *opaque, unsigned drive)
     }
 }
 
+static void fh_event(void *opaque, const AtalabEvent *ev)
+{
+    FakeHost *fh = opaque;
+    char *text = NULL;
+
+    switch (ev->kind) {
+    case ATALAB_EVENT_FAULT:
+        text = g_strdup_printf("fault %s ch%u d%d 0x%02x", ev->name,
+                               ev->channel, ev->drive & 1, ev->value);
+        break;
+    case ATALAB_EVENT_COMMAND:
+        text = g_strdup_printf("command ch%u d%d 0x%02x", ev->channel,
+                               ev->drive & 1, ev->value);
+        break;
+    case ATALAB_EVENT_VIOLATION:
+        text = g_strdup_printf("violation %s ch%u d%d", ev->name, ev->channel,
+                               ev->drive & 1);
+        break;
+    case ATALAB_EVENT_CONFIG_WRITE:
+        text = g_strdup_printf("config 0x%02x %u 0x%x", ev->addr, ev->size,
+                               ev->value);
+        break;
+    }
+    g_assert_nonnull(text);
+    g_ptr_array_add(fh->events, text);
+}
+
+unsigned fake_host_event_count(FakeHost *fh, const char *prefix)
+{
+    unsigned i, n = 0;
+
+    for (i = 0; i < fh->events->len; i++) {
+        n += g_str_has_prefix(g_ptr_array_index(fh->events, i), prefix);
+    }
+    return n;
+}
+
 static void fh_blk_drain_if_enabled(void *opaque, unsigned drive)
 {
     FakeHost *fh = opaque;
@@ -304,6 +341,7 @@ void fake_host_init(FakeHost *fh, bool tracing)
         .timer_del = fh_timer_del,
         .timer_free = fh_timer_free,
         .trace = tracing ? fh_trace : NULL,
+        .event = fh_event,
     };
     fh->drain = true;
     fh->zero_copy = true;
@@ -312,6 +350,7 @@ void fake_host_init(FakeHost *fh, bool tracing)
     fh->timers = g_ptr_array_new();
     fh->trace = g_ptr_array_new_with_free_func(g_free);
     fh->log = g_string_new(NULL);
+    fh->events = g_ptr_array_new_with_free_func(g_free);
 }
 
 void fake_host_cleanup(FakeHost *fh)
@@ -328,6 +367,7 @@ void fake_host_cleanup(FakeHost *fh)
     g_free(fh->ram);
     g_ptr_array_free(fh->trace, TRUE);
     g_string_free(fh->log, TRUE);
+    g_ptr_array_free(fh->events, TRUE);
 }
 
 void fake_host_add_disk(FakeHost *fh, unsigned drive, uint64_t sectors)

@@ -3,7 +3,10 @@
  *
  * In-memory disk images, a fake guest RAM, block requests that complete
  * only when the test runs them (so asynchrony is real), a virtual clock
- * with timers, interrupt level recording and trace capture.
+ * with timers, interrupt level recording, trace capture and the host
+ * events the core reports (AtalabHost.event, as text: "fault ID ch0 d0
+ * 0xc8", "command ch0 d0 0xc8", "violation RULE ch0 d0", "config 0x40 2
+ * 0xa307").
  *
  * A request's data moves only when it completes: a write reaches the disk
  * image then (from the buffers the core handed over, which must still be
@@ -59,6 +62,7 @@ typedef struct FakeHost {
     unsigned irq_raises[2];
     GPtrArray *trace;           /* char *, one record each */
     GString *log;               /* "flush0 irq0=1 ..." in order */
+    GPtrArray *events;          /* char *: the events the core reported */
     int fail_ret;               /* nonzero: the next completion fails */
     unsigned reads, writes, flushes, fua_writes, drains;
     unsigned maps, unmaps, mapped_now;
@@ -99,5 +103,7 @@ void fake_host_advance(FakeHost *fh, int64_t ns);
 bool fake_host_trace_has(FakeHost *fh, const char *substr);
 unsigned fake_host_trace_count(FakeHost *fh, const char *substr);
 void fake_host_trace_clear(FakeHost *fh);
+/* How many reported events start with prefix. */
+unsigned fake_host_event_count(FakeHost *fh, const char *prefix);
 
 #endif

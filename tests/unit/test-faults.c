@@ -475,6 +475,30 @@ static void test_spurious_and_protocol(void)
     rig_free(r);
 }
 
+/* The host hears of every firing (AtalabHost.event; stop-on fault). */
+static void test_events(void)
+{
+    Rig *r = rig_new(0x5);
+
+    rule(r, "unc id=bad drive=2 lba=50+1");
+    rule(r, "spurious-irq id=tick drive=0 on=time:1s-2s");
+    dma(r, 2, 0xC8, 40, 8);
+    g_assert_cmpuint(fake_host_event_count(&r->fh, "fault"), ==, 0);
+    g_assert_cmpuint(fake_host_event_count(&r->fh, "command ch1 d0 0xc8"),
+                     ==, 1);
+    rig_bm_stop(r, 1);
+    dma(r, 2, 0xC8, 48, 8);
+    g_assert_cmpuint(fake_host_event_count(&r->fh, "fault bad ch1 d0 0xc8"),
+                     ==, 1);
+    g_assert_cmpuint(fake_host_event_count(&r->fh, "fault"), ==, 1);
+    /* A timed rule fires from the clock, with no command. */
+    fake_host_advance(&r->fh, 2 * SEC);
+    g_assert_cmpuint(fake_host_event_count(&r->fh, "fault tick ch0 d0"), ==,
+                     1);
+    g_assert_cmpuint(fake_host_event_count(&r->fh, "fault"), ==, 2);
+    rig_free(r);
+}
+
 static void test_bm_error(void)
 {
     Rig *r = rig_new(0x1);
@@ -641,6 +665,7 @@ int main(int argc, char **argv)
                     test_timeout_lost_irq_latency);
     g_test_add_func("/faults/spurious-protocol", test_spurious_and_protocol);
     g_test_add_func("/faults/bm-error", test_bm_error);
+    g_test_add_func("/faults/events", test_events);
     g_test_add_func("/faults/reset-fail-remove", test_reset_fail_and_remove);
     g_test_add_func("/faults/corrupt", test_corrupt);
     g_test_add_func("/faults/power-cut", test_power_cut);
