@@ -13,6 +13,7 @@
 #include "qemu/osdep.h"
 #include "qapi/error.h"
 #include "qapi/visitor.h"
+#include "qemu/cutils.h"
 #include "qemu/error-report.h"
 #include "qemu/main-loop.h"
 #include "qemu/module.h"
@@ -96,7 +97,6 @@ struct AtalabIdeState {
     GString *stop_reason;
     bool stop_pending;          /* requested, the VM has not run since */
     unsigned stops;
-    VMChangeStateEntry *vmstate_entry;
 
     AtalabIdeChannel chan[ATALAB_CHANNELS];
     MemoryRegion bm_io;
@@ -268,12 +268,20 @@ static void atalab_retry_bh(void *opaque)
     }
 }
 
+/*
+ * The VM runs again: a stop the device requested is over, and requests
+ * held by werror/rerror=stop are retried.
+ */
 static void atalab_vm_state_change(void *opaque, bool running,
                                    RunState state)
 {
     AtalabIdeState *s = opaque;
 
-    if (running && !QTAILQ_EMPTY(&s->held)) {
+    if (!running) {
+        return;
+    }
+    s->stop_pending = false;
+    if (!QTAILQ_EMPTY(&s->held)) {
         qemu_bh_schedule(s->retry_bh);
     }
 }
@@ -636,16 +644,6 @@ static void atalab_host_event(void *opaque, const AtalabEvent *ev)
     atalab_describe_event(s, ev, s->stop_reason);
     info_report("atalab-ide: stopping the guest: %s", s->stop_reason->str);
     atalab_request_stop();
-}
-
-static void atalab_vm_state_change(void *opaque, bool running,
-                                   RunState state)
-{
-    AtalabIdeState *s = opaque;
-
-    if (running) {
-        s->stop_pending = false;
-    }
 }
 
 static char *atalab_get_stop_on(Object *obj, Error **errp)
@@ -1023,8 +1021,6 @@ static void atalab_ide_realize(PCIDevice *d, Error **errp)
         .trace = s->trace ? atalab_host_trace : NULL,
         .event = atalab_host_event,
     };
-    s->vmstate_entry = qemu_add_vm_change_state_handler(atalab_vm_state_change,
-                                                        s);
     s->ctrl = atalab_ctrl_new(p, &s->host, cfg);
     for (i = 0; i < ATALAB_CHANNELS; i++) {
         if (s->cable[i]) {
@@ -1099,10 +1095,6 @@ static void atalab_ide_exit(PCIDevice *d)
     }
     atalab_ctrl_free(s->ctrl);
     s->ctrl = NULL;
-    if (s->vmstate_entry) {
-        qemu_del_vm_change_state_handler(s->vmstate_entry);
-        s->vmstate_entry = NULL;
-    }
     if (s->trace) {
         notifier_remove(&s->exit_notifier);
         fclose(s->trace);
