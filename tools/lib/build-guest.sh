@@ -75,7 +75,7 @@ build_host_tools() {
 	build_host_tool "$(fault_check_binary)" fault-check \
 		"$ATALAB_ROOT/tools/fault-check/fault-check.c" "$core/fault.c" "$core/fault-parse.c"
 	build_host_tool "$(scenario_binary)" atalab-scenario \
-		"$ATALAB_ROOT/tools/scenario/atalab-scenario.c"
+		"$ATALAB_ROOT/tools/scenario/atalab-scenario.c" "$core/fault.c" "$core/fault-parse.c"
 	key=$(host_tools_key)
 	for out in "$(atalab_models_binary)" "$(fault_check_binary)" "$(scenario_binary)"; do
 		echo "$key" >"$out.stamp"
@@ -111,8 +111,10 @@ build_driver() {
 	rm -rf "$build"
 	mkdir -p "$build"
 	cp "${src[@]}" "$build/"
+	local -a gcov
+	mapfile -t gcov < <(kernel_gcov_args)
 	run_logged "$ATALAB_CACHE/logs/driver.log" "building driver/" \
-		make -C "$(kernel_build_dir)" M="$build" -j"$(atalab_jobs)" \
+		make -C "$(kernel_build_dir)" M="$build" -j"$(atalab_jobs)" "${gcov[@]}" \
 		CONFIG_ATA_ATALAB_PIIX=m CONFIG_ATA_ATALAB_PIIX_KUNIT_TEST=m modules
 	driver_key >"$build/.atalab-stamp"
 }

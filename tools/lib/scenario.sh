@@ -1,50 +1,144 @@
 # shellcheck shell=bash
 # tools/atalab scenario: fault-injection runs with a verdict
-# (docs/scenarios.md), through tools/scenario/atalab-scenario.
+# (docs/scenarios.md), through tools/scenario/atalab-scenario; --coverage
+# runs them on a gcov kernel (tools/lib/coverage.sh).
 
-cmd_scenario() {
-	local -a pass=()
-	local mode=run
-	case "${1:-}" in
-	-h | --help | "")
-		cat <<USAGE
-usage: atalab scenario [--jobs N] [--junit FILE] [--work DIR] FILE...
-       atalab scenario --check FILE...
-       atalab scenario --emit-jobs DIR FILE...
+scenario_usage() {
+	cat <<USAGE
+usage: atalab scenario [--jobs N] [--junit FILE] [--work DIR] [--coverage] SCENARIO...
+       atalab scenario --check SCENARIO...
+       atalab scenario --emit-jobs DIR [--coverage] SCENARIO...
        atalab scenario --merge DIR [--junit FILE]
-       atalab scenario --run-one FILE DIR
-Runs scenario files (docs/scenarios.md; the library is tests/scenarios/),
-N guests at a time (default 1), prints a table of every expectation
-(scenario, expectation, pass, seen) and exits 1 when one is missed; --junit
-writes JUnit XML.  --check only checks the files.  --emit-jobs writes one
-self-contained job per scenario under DIR (DIR/jobs.txt lists them, for GNU
-parallel over ssh hosts or a CI matrix); --merge folds the results the jobs
-left into one table and JUnit file.
+       atalab scenario --run-one SCENARIO DIR [--coverage]
+
+Runs scenario files (docs/scenarios.md; the library is tests/scenarios/; a
+directory stands for its *.scenario files), N guests at a time (default 1),
+prints a table of every expectation (scenario, expectation, pass, seen) and
+exits 1 when one is missed; --junit writes JUnit XML; --work keeps every
+run's console log, trace, output and disks in DIR/NAME (default: a new
+temporary folder, printed).  --check only checks the files (exit 2 and
+FILE:LINE:COLUMN: message for a bad one).
+
+Campaigns: --emit-jobs writes one self-contained job per scenario under DIR
+(DIR/NAME/job.sh, listed in DIR/jobs.txt, for GNU parallel over ssh hosts or
+a CI matrix); each job checks the scenario's hash and the kit's build keys
+before it runs and leaves DIR/NAME/result.tsv.  --merge folds the results
+into one table and JUnit file (and the coverage report, when the jobs
+collected coverage); a job that left no result is a failure.
+
+--coverage boots a kernel whose libata (core, EH, SFF, SCSI) and PIIX
+drivers are built with gcov (built once, in \$ATALAB_CACHE/coverage),
+collects each guest's counts after its workload, and writes an lcov report
+(WORK/coverage/index.html) with a one-line summary per file.
 
 examples:
   tools/atalab scenario tests/scenarios/unc-persistent.scenario
   tools/atalab scenario --jobs 2 --junit results.xml tests/scenarios
+  tools/atalab scenario --jobs 2 --coverage --work /tmp/campaign tests/scenarios
 USAGE
-		[ -n "${1:-}" ] && return 0
-		return 2
-		;;
-	--check) mode=check; shift ;;
-	--emit-jobs) mode=emit-jobs; shift ;;
-	--merge) mode=merge; shift ;;
-	--run-one) mode=run-one; shift ;;
-	esac
+}
+
+cmd_scenario() {
+	local mode=run coverage=0 work="" dir="" a
+	local -a pass=() files=()
+	[ $# -gt 0 ] || { scenario_usage >&2; exit $ATALAB_EXIT_USAGE; }
 	while [ $# -gt 0 ]; do
 		case "$1" in
+		-h | --help) scenario_usage; return 0 ;;
+		--check | --merge | --emit-jobs | --run-one)
+			[ "$mode" = run ] || usage_error "$1 and --$mode exclude each other"
+			mode=${1#--}
+			shift
+			if [ "$mode" = merge ] || [ "$mode" = emit-jobs ]; then
+				[ $# -gt 0 ] || usage_error "--$mode needs a DIR"
+				dir=$1
+				shift
+			fi
+			;;
 		--jobs | --junit | --work)
 			[ $# -ge 2 ] || usage_error "option $1 needs a value"
+			case "$1" in
+			--jobs) [[ "$2" =~ ^[1-9][0-9]*$ ]] && [ "$2" -le 64 ] ||
+				usage_error "--jobs wants a number from 1 to 64, got '$2'" ;;
+			--work) work=$2 ;;
+			esac
 			pass+=("$1" "$2")
 			shift 2
 			;;
+		--coverage) coverage=1; shift ;;
 		--*) usage_error "unknown option '$1'" ;;
-		*) break ;;
+		*) files+=("$1"); shift ;;
 		esac
 	done
-	[ $# -gt 0 ] || usage_error "needs a scenario file (or a directory)"
+	case "$mode" in
+	check | emit-jobs) [ ${#pass[@]} = 0 ] || usage_error "--$mode takes no --jobs, --junit or --work" ;;
+	merge) [ ${#files[@]} = 0 ] || usage_error "--merge takes only DIR, got '${files[0]}'"
+		[ -d "$dir" ] || usage_error "--merge $dir: no such folder"
+		[ "$coverage" = 0 ] || usage_error "--merge finds the coverage the jobs collected; no --coverage" ;;
+	run-one) [ ${#files[@]} = 2 ] || usage_error "--run-one wants SCENARIO and DIR" ;;
+	esac
+	[ "$mode" = check ] && [ "$coverage" = 1 ] && usage_error "--check runs nothing: no --coverage"
+	if [ "$mode" != merge ] && [ "$mode" != run-one ]; then
+		# A directory stands for its *.scenario files.
+		local -a expanded=()
+		for a in "${files[@]}"; do
+			if [ -d "$a" ]; then
+				mapfile -t -O "${#expanded[@]}" expanded < <(find "$a" -maxdepth 1 -name '*.scenario' | LC_ALL=C sort)
+			else
+				expanded+=("$a")
+			fi
+		done
+		files=("${expanded[@]}")
+		[ ${#files[@]} -gt 0 ] || usage_error "needs a scenario file (or a folder of them)"
+	fi
 	build_all
-	ATALAB_PATTERN=$(ata_pattern_binary) "$(scenario_binary)" "$mode" "${pass[@]}" "$@"
+	if [ "$mode" = check ]; then
+		"$(scenario_binary)" check "${files[@]}"
+		return
+	fi
+	if [ "$mode" = run ] && [ -z "$work" ]; then
+		work=$(mktemp -d "${TMPDIR:-/tmp}/atalab-scenarios.XXXXXX")
+		pass+=(--work "$work")
+	fi
+	local runner
+	runner=$(scenario_binary)
+	export ATALAB_PATTERN
+	ATALAB_PATTERN=$(ata_pattern_binary)
+	if [ "$mode" = merge ]; then
+		local rc=0
+		"$runner" merge "${pass[@]}" "$dir" || rc=$?
+		if [ "$rc" -le 1 ] && compgen -G "$dir/*/gcov" >/dev/null; then
+			coverage_enter
+			coverage_report "$dir" "$dir/coverage" || rc=1
+		fi
+		return $rc
+	fi
+	if [ "$coverage" = 1 ]; then
+		coverage_enter
+		export ATALAB_COVERAGE=1
+	fi
+	# What the runs are made with (jobs record it and check it).
+	ATALAB_INPUTS="qemu=$(cat "$(qemu_build_dir)/.atalab-stamp") kernel=$(cat "$(kernel_build_dir)/.atalab-stamp")"
+	ATALAB_INPUTS+=" driver=$(cat "$(driver_build_dir)/.atalab-stamp") initramfs=$(cat "$(initramfs_path).stamp")"
+	export ATALAB_INPUTS
+	local rc=0
+	case "$mode" in
+	emit-jobs) "$runner" emit-jobs "$dir" "${files[@]}" ;;
+	run-one)
+		"$runner" run-one "${files[@]}" || rc=$?
+		[ "$coverage" = 0 ] || coverage_collect "${files[1]}" || rc=1
+		return $rc
+		;;
+	run)
+		"$runner" run "${pass[@]}" "${files[@]}" || rc=$?
+		if [ "$coverage" = 1 ]; then
+			local job
+			for job in "$work"/*/; do
+				coverage_collect "$job" || rc=1
+			done
+			coverage_report "$work" "$work/coverage" || rc=1
+		fi
+		return $rc
+		;;
+	esac
 }

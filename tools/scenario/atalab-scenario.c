@@ -9,6 +9,8 @@
  * timing violations.  This program checks scenario files (errors as
  * FILE:LINE:COLUMN), runs them through `tools/atalab run` (N guests at a
  * time), evaluates every expectation, and prints a table and JUnit XML.
+ * Fault rules are checked by the emulator core's own parser (fault.c,
+ * fault-parse.c are linked in), located in the scenario file.
  * For campaigns larger than one machine it writes one self-contained job
  * per scenario run and merges the results the jobs leave.
  *
@@ -35,6 +37,8 @@
 
 #include <glib.h>
 #include <glib/gstdio.h>
+
+#include "atalab-fault.h"
 
 #define MAX_POSITIONS   4
 
@@ -395,6 +399,63 @@ static void scenario_free(Scenario *s)
 }
 
 /* Parse and check a scenario file; NULL with the errors on stderr. */
+/*
+ * The file's lines before GKeyFile reads them, so that a malformed line is
+ * located (GKeyFile's own message names no line): each is blank, a
+ * comment, a [group] or a key = value.
+ */
+static bool syntax_ok(Loader *ld)
+{
+    gchar **lines = g_strsplit(ld->text, "\n", -1);
+    bool ok = true;
+    unsigned i;
+
+    for (i = 0; lines[i]; i++) {
+        const char *l = lines[i] + strspn(lines[i], " \t");
+        size_t n = strlen(l);
+        const char *eq = strchr(l, '=');
+
+        while (n && (l[n - 1] == ' ' || l[n - 1] == '\t' ||
+                     l[n - 1] == '\r')) {
+            n--;
+        }
+        if (!n || l[0] == '#') {
+            continue;
+        }
+        if (l[0] == '[' ? l[n - 1] == ']' && n > 2 :
+            eq && eq > l && !strchr(" \t=[", l[0])) {
+            continue;
+        }
+        g_string_append_printf(ld->errors, "%s:%u:%u: expected [group], "
+                               "key = value or # comment, got '%.*s'\n",
+                               ld->path, i + 1,
+                               (unsigned)(l - lines[i]) + 1, (int)n, l);
+        ok = false;
+    }
+    g_strfreev(lines);
+    return ok;
+}
+
+/* Each rule through the core's parser, its errors located in the file. */
+static bool rules_ok(Loader *ld, const char *key, const char *rule,
+                     AtalabFaults *f)
+{
+    char *err = NULL, *msg;
+    unsigned line, col, at = 1;
+
+    if (atalab_faults_add(f, rule, "", 1, &err)) {
+        return true;
+    }
+    /* err is ":1:COLUMN: message", COLUMN in the rule's text */
+    msg = strstr(err + 1, ": ");
+    sscanf(err, ":1:%u:", &at);
+    locate(ld->text, "faults", key, &line, &col);
+    g_string_append_printf(ld->errors, "%s:%u:%u: %s\n", ld->path, line,
+                           col + at - 1, msg ? msg + 2 : err);
+    g_free(err);
+    return false;
+}
+
 static Scenario *scenario_load(const char *path)
 {
     static const char *const groups[] = { "scenario", "faults", "workload",
@@ -408,6 +469,7 @@ static Scenario *scenario_load(const char *path)
     };
     Scenario *s = g_new0(Scenario, 1);
     Loader ld = { path, NULL, g_key_file_new(), g_string_new(NULL) };
+    AtalabFaults *faults;
     GError *err = NULL;
     gchar *text = NULL, **have;
     guint64 v;
@@ -423,14 +485,24 @@ static Scenario *scenario_load(const char *path)
     s->fired = strv();
     s->stdout_has = strv();
     s->patterns = g_ptr_array_new();
-    if (!g_file_get_contents(path, &text, NULL, &err) ||
-        !g_key_file_load_from_data(ld.kf, text, -1, G_KEY_FILE_NONE, &err)) {
+    if (!g_file_get_contents(path, &text, NULL, &err)) {
         fprintf(stderr, "%s: %s\n", path, err->message);
         g_error_free(err);
         ok = false;
         goto out;
     }
     ld.text = text;
+    if (!syntax_ok(&ld)) {
+        ok = false;
+        goto out;
+    }
+    if (!g_key_file_load_from_data(ld.kf, text, -1, G_KEY_FILE_NONE, &err)) {
+        /* e.g. a key given twice in a group, or bad UTF-8 */
+        fprintf(stderr, "%s:1:1: %s\n", path, err->message);
+        g_error_free(err);
+        ok = false;
+        goto out;
+    }
     have = g_key_file_get_groups(ld.kf, NULL);
     for (i = 0; have[i]; i++) {
         for (j = 0; groups[j] && strcmp(groups[j], have[i]); j++) {
@@ -481,18 +553,21 @@ static Scenario *scenario_load(const char *path)
     ok &= get_uint(&ld, "scenario", "seed", 0, G_MAXUINT64, &s->seed);
     ok &= get_uint(&ld, "scenario", "timeout", 120, 3600, &v);
     s->timeout = v ? v : 120;
-    /* [faults]: rule, rule.NAME, in file order */
+    /* [faults]: rule, rule.NAME, in file order, as the device will get them */
     have = g_key_file_get_keys(ld.kf, "faults", NULL, NULL);
+    faults = atalab_faults_new(0);
     for (i = 0; have && have[i]; i++) {
         char *rule = get(&ld, "faults", have[i], "");
 
         if (!strcmp(have[i], "rule") || g_str_has_prefix(have[i], "rule.")) {
+            ok &= rules_ok(&ld, have[i], rule, faults);
             g_ptr_array_add(s->rule_ids, rule_id(rule, s->rules->len));
             g_ptr_array_add(s->rules, rule);
         } else {
             g_free(rule);
         }
     }
+    atalab_faults_free(faults);
     g_strfreev(have);
     s->setup = get(&ld, "workload", "setup", "");
     s->run = get(&ld, "workload", "run", "true");
@@ -530,8 +605,8 @@ static char *guest_script(const Scenario *s)
     for (i = 0; i < s->disks; i++) {
         g_string_append_printf(g, "DISK%u=$(blk-of %u)\n", i, i);
     }
-    g_string_append(g, "echo 0 >/proc/sys/kernel/hung_task_timeout_secs "
-                    "2>/dev/null\n");
+    g_string_append(g, "h=/proc/sys/kernel/hung_task_timeout_secs\n"
+                    "[ ! -w $h ] || echo 0 >$h\n");
     if (s->scsi_timeout >= 0) {
         g_string_append_printf(g, "for t in /sys/block/sd*/device/timeout; "
                                "do echo %d >$t; done\n",
@@ -554,6 +629,10 @@ static char *guest_script(const Scenario *s)
                                "\"$(cat /sys/class/ata_device/%s 2>&1)\"\n",
                                attr, attr);
         g_free(attr);
+    }
+    if (g_getenv("ATALAB_COVERAGE")) {
+        /* the kernel's gcov counts, for tools/lib/coverage.sh */
+        g_string_append(g, "/atalab/gcov-dump >&2\n");
     }
     g_string_append(g, "echo \"@exit $rc\"\n");
     return g_string_free(g, FALSE);
@@ -740,32 +819,42 @@ static void evaluate(const Scenario *s, const char *dir, int run_status)
                 strstr(out, l) != NULL);
         g_free(want);
     }
-    /* Per-rule firings: as expected, and at least once when unsaid. */
+    /*
+     * Per-rule firings: every bound the fired key gives (a row each), and
+     * at least once for a rule it does not mention.
+     */
     for (i = 0; i < s->rule_ids->len; i++) {
         const char *id = g_ptr_array_index(s->rule_ids, i);
-        unsigned n = count_firings(trace, id), k, want_n = 1;
-        char how = '>';
-        bool said = false;
+        size_t idlen = strlen(id);
+        unsigned n = count_firings(trace, id), k, bounds = 0;
 
-        for (k = 0; k < s->fired->len; k++) {
-            const char *e = g_ptr_array_index(s->fired, k);
-            size_t idlen = strlen(id);
+        for (k = 0; k <= s->fired->len; k++) {
+            const char *e = k < s->fired->len ?
+                            g_ptr_array_index(s->fired, k) : NULL;
+            unsigned want_n = 1;
+            char how = '>';
 
-            if (!strncmp(e, id, idlen) && strchr(">=<", e[idlen])) {
-                said = true;
-                how = e[idlen] == '=' ? '=' : e[idlen];
+            if (e && !(!strncmp(e, id, idlen) && strchr(">=<", e[idlen]))) {
+                continue;
+            }
+            if (!e && bounds) {
+                break;
+            }
+            if (e) {
+                bounds++;
+                how = e[idlen];
                 want_n = strtoul(e + idlen + (e[idlen + 1] == '=' ? 2 : 1),
                                  NULL, 10);
             }
+            want = g_strdup_printf("rule %s fired %s %u", id,
+                                   how == '=' ? "=" : how == '>' ? ">=" :
+                                   "<=", want_n);
+            seen = g_strdup_printf("%u%s", n, e ? "" : " (unsaid: >= 1)");
+            add_row(s->name, want, seen, how == '=' ? n == want_n :
+                    how == '>' ? n >= want_n : n <= want_n);
+            g_free(want);
+            g_free(seen);
         }
-        want = g_strdup_printf("rule %s fired %s %u", id,
-                               how == '=' ? "=" : how == '>' ? ">=" : "<=",
-                               want_n);
-        seen = g_strdup_printf("%u%s", n, said ? "" : " (unsaid: >= 1)");
-        add_row(s->name, want, seen, how == '=' ? n == want_n :
-                how == '>' ? n >= want_n : n <= want_n);
-        g_free(want);
-        g_free(seen);
     }
     if (s->has_violations) {
         unsigned n = trace_violations(trace);
@@ -830,6 +919,7 @@ typedef struct Job {
     GPid pid;
     int status;
     bool done;
+    gint64 t0;                  /* start, monotonic microseconds */
 } Job;
 
 static unsigned running;
@@ -840,12 +930,16 @@ static void job_exited(GPid pid, gint status, gpointer opaque)
 
     j->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
     j->done = true;
+    fprintf(stderr, "atalab-scenario: %s: guest run ended (exit %d) after "
+            "%.1f s\n", j->s->name, j->status,
+            (g_get_monotonic_time() - j->t0) / 1e6);
     running--;
     g_spawn_close_pid(pid);
 }
 
 static bool job_start(Job *j)
 {
+    j->t0 = g_get_monotonic_time();
     GPtrArray *argv = run_argv(j->s, j->dir);
     char *out = g_build_filename(j->dir, "stdout", NULL);
     char *errp = g_build_filename(j->dir, "stderr", NULL);
@@ -1006,8 +1100,47 @@ static char *sha256_file(const char *path)
     return sum;
 }
 
+/*
+ * What a job was made for: the cache keys of the kit's builds
+ * ($ATALAB_INPUTS, set by tools/atalab scenario).
+ */
+static const char *kit_inputs(void)
+{
+    const char *v = g_getenv("ATALAB_INPUTS");
+
+    return v && *v ? v : "unknown";
+}
+
+/* A job's checks before it runs (docs/scenarios.md, campaigns). */
+static bool job_inputs_ok(const char *path)
+{
+    const char *want_sum = g_getenv("ATALAB_JOB_SCENARIO_SHA256");
+    const char *want_kit = g_getenv("ATALAB_JOB_INPUTS");
+    char *sum;
+    bool ok = true;
+
+    if (want_sum) {
+        sum = sha256_file(path);
+        if (!sum || strcmp(sum, want_sum)) {
+            fprintf(stderr, "atalab-scenario: %s: the scenario changed since "
+                    "the job was made (sha256 %s, job made for %s)\n", path,
+                    sum ? sum : "unreadable", want_sum);
+            ok = false;
+        }
+        g_free(sum);
+    }
+    if (want_kit && strcmp(want_kit, kit_inputs())) {
+        fprintf(stderr, "atalab-scenario: this kit's builds are not the ones "
+                "the job was made for\n  job: %s\n  kit: %s\n", want_kit,
+                kit_inputs());
+        ok = false;
+    }
+    return ok;
+}
+
 static int emit_jobs(const char *dir, GPtrArray *scen)
 {
+    const char *inputs = kit_inputs();
     char *list = g_build_filename(dir, "jobs.txt", NULL);
     GString *jobs = g_string_new(NULL);
     unsigned i;
@@ -1019,6 +1152,7 @@ static int emit_jobs(const char *dir, GPtrArray *scen)
         char *copy = g_build_filename(jd, "scenario", NULL);
         char *job = g_build_filename(jd, "job.sh", NULL);
         char *text = NULL, *sum, *tool = atalab_cmd(), *qtool, *qcopy, *qjd;
+        char *qinputs;
         char *script;
 
         g_mkdir_with_parents(jd, 0755);
@@ -1028,12 +1162,19 @@ static int emit_jobs(const char *dir, GPtrArray *scen)
         qtool = g_shell_quote(tool);
         qcopy = g_shell_quote(copy);
         qjd = g_shell_quote(jd);
+        qinputs = g_shell_quote(inputs);
         script = g_strdup_printf(
             "#!/bin/sh\n"
             "# atalab scenario job: %s\n"
             "# inputs: scenario sha256 %s\n"
-            "exec %s scenario --run-one %s %s\n",
-            s->name, sum, qtool, qcopy, qjd);
+            "# kit: %s\n"
+            "# The job refuses to run when the scenario copy or the kit's\n"
+            "# builds (their cache keys) differ from these.\n"
+            "ATALAB_JOB_SCENARIO_SHA256=%s ATALAB_JOB_INPUTS=%s \\\n"
+            "\texec %s scenario --run-one %s %s%s\n",
+            s->name, sum, inputs, sum, qinputs, qtool, qcopy, qjd,
+            g_getenv("ATALAB_COVERAGE") ? " --coverage" : "");
+        g_free(qinputs);
         g_file_set_contents(job, script, -1, NULL);
         g_chmod(job, 0755);
         g_string_append_printf(jobs, "%s\n", job);
@@ -1224,6 +1365,9 @@ int main(int argc, char **argv)
 
         if (argc - i != 2) {
             usage();
+        }
+        if (!job_inputs_ok(argv[i])) {
+            return 2;
         }
         s = scenario_load(argv[i]);
         if (!s) {

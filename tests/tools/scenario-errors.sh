@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# A bad scenario file stops before any guest boots with FILE:LINE:COLUMN
+# and exit status 2: its INI syntax, every group, key and value, and its
+# fault rules (through the core's own rule parser, located in the file).
+. "$(dirname "$0")/lib.sh"
+good='[workload]\nrun = true\n'
+bad_file() {    # bad_file NAME CONTENT (printf format)
+	# shellcheck disable=SC2059
+	printf "$2" >"$WORK/$1.scenario"
+}
+bad_file syntax '[scenario]\ndescription = x\n[workload\nrun = true\n'
+expect 2 "^$WORK/syntax.scenario:3:1: expected \\[group\\], key = value or # comment, got '\\[workload'$" -- \
+	scenario --check "$WORK/syntax.scenario"
+bad_file model "[scenario]\nmodel = piix9\n$good"
+expect 2 "^$WORK/model.scenario:2:9: model wants piix4, piix3, ich5 or ich5-sata, got 'piix9'$" -- \
+	scenario --check "$WORK/model.scenario"
+bad_file key "[scenario]\nbogus = 1\n$good"
+expect 2 "^$WORK/key.scenario:2:1: unknown key 'bogus' in \\[scenario\\]$|^$WORK/key.scenario:2:9: unknown key 'bogus'" -- \
+	scenario --check "$WORK/key.scenario"
+bad_file rule "[scenario]\n[faults]\nrule = unc drive=0 lba=5\nrule.2 =   abrt   cmd=0xzz\n$good"
+expect 2 "^$WORK/rule.scenario:4:23: cmd wants an opcode \\(0x00-0xff\\), got '0xzz'$" -- \
+	scenario --check "$WORK/rule.scenario"
+bad_file exit "[scenario]\n$good[expect]\nexit = abc\n"
+expect 2 "^$WORK/exit.scenario:5:8: exit wants a number from 0 to 255, got 'abc'$" -- \
+	scenario --check "$WORK/exit.scenario"
+bad_file fired "[scenario]\n[faults]\nrule = unc id=a drive=0 lba=5\n$good[expect]\nfired = b=1\n"
+expect 2 "^$WORK/fired.scenario:7:9: fired names rule 'b', which \\[faults\\] does not have$" -- \
+	scenario --check "$WORK/fired.scenario"
+bad_file pattern "[scenario]\n$good[expect]\npattern = 1:0:1M:5\n"
+expect 2 "^$WORK/pattern.scenario:5:11: pattern wants POSITION:OFFSET:SIZE:SEED with a position below disks=1" -- \
+	scenario --check "$WORK/pattern.scenario"
+# Running one refuses it the same way, and no guest boots.
+expect 2 "^$WORK/rule.scenario:4:23: " -- scenario --work "$WORK/runs" "$WORK/rule.scenario"
+[ ! -e "$WORK/runs" ] && ok "nothing ran" || bad "a run started for a bad scenario"
+# The library itself is good.
+expect 0 "scenario file\\(s\\) good" -- scenario --check "$ATALAB_ROOT/tests/scenarios"
+finish
