@@ -32,6 +32,8 @@ static void usage(void)
             "  --seed N         pattern seed (default 1)\n"
             "  --block BYTES    I/O size (default 1M)\n"
             "  --direct         O_DIRECT (bypass the page cache)\n"
+            "  --no-fsync       write: no fsync at the end (the data may stay\n"
+            "                   in the drive's write cache)\n"
             "  --dsync          O_DSYNC: each write is durable when it returns\n"
             "                   (FUA writes where the device has them)\n"
             "read only reads (for throughput), verify also checks.\n");
@@ -89,7 +91,7 @@ int main(int argc, char **argv)
 {
     uint64_t size = 64 << 20, offset = 0, seed = 1, block = 1 << 20;
     uint64_t done, first_lba, bad = 0;
-    int direct = 0, dsync = 0, fd, i;
+    int direct = 0, dsync = 0, do_fsync = 1, fd, i;
     const char *mode, *path;
     uint8_t *buf, *want;
     double t0, dt;
@@ -107,6 +109,8 @@ int main(int argc, char **argv)
             direct = 1;
         } else if (!strcmp(argv[i], "--dsync")) {
             dsync = 1;
+        } else if (!strcmp(argv[i], "--no-fsync")) {
+            do_fsync = 0;
         } else if (i + 1 < argc && !strcmp(argv[i], "--size")) {
             size = parse_size(argv[i], argv[i + 1]), i++;
         } else if (i + 1 < argc && !strcmp(argv[i], "--offset")) {
@@ -177,7 +181,7 @@ int main(int argc, char **argv)
         }
         done += n;
     }
-    if (mode[0] == 'w' && fsync(fd)) {
+    if (mode[0] == 'w' && do_fsync && fsync(fd)) {
         fprintf(stderr, "ata-pattern: fsync: %s\n", strerror(errno));
         return 1;
     }
