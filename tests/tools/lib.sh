@@ -41,7 +41,7 @@ load_atalab() {
 	local lib
 	set +e
 	for lib in common progress options setup build accel disks run debug shell monitor test bench \
-		fuzz fault scenario driver matrix; do
+		fuzz fault coverage scenario driver matrix; do
 		# shellcheck disable=SC1090
 		. "$ATALAB_ROOT/tools/lib/$lib.sh"
 	done

@@ -29,14 +29,36 @@ kernel_unpack() {
 	touch "$src/.atalab-unpacked"
 }
 
+# Coverage kernels (ATALAB_KERNEL_GCOV=1, in a cache of their own:
+# tools/lib/coverage.sh) add kernel/gcov.config and profile these objects
+# only, the libata core, its EH and SFF code and the PIIX drivers.
+ATALAB_GCOV_OBJECTS=(libata-core.o libata-eh.o libata-sff.o libata-scsi.o ata_piix.o
+	ata_generic.o atalab_piix.o)
+kernel_gcov_args() {
+	local o
+	[ "${ATALAB_KERNEL_GCOV:-0}" = 1 ] || return 0
+	for o in "${ATALAB_GCOV_OBJECTS[@]}"; do printf 'GCOV_PROFILE_%s=y\n' "$o"; done
+}
+
+# The configuration fragments of this kernel.
+kernel_fragments() {
+	echo "$ATALAB_ROOT/kernel/atalab.config"
+	[ "${ATALAB_KERNEL_GCOV:-0}" != 1 ] || echo "$ATALAB_ROOT/kernel/gcov.config"
+}
+
 kernel_make() {
-	make -C "$(kernel_src_dir)" O="$(kernel_build_dir)" -j"$(atalab_jobs)" "$@"
+	local -a gcov
+	mapfile -t gcov < <(kernel_gcov_args)
+	make -C "$(kernel_src_dir)" O="$(kernel_build_dir)" -j"$(atalab_jobs)" "${gcov[@]}" "$@"
 }
 
 kernel_key() {
+	local -a fragments
+	mapfile -t fragments < <(kernel_fragments)
 	hash_text "$(kernel_pkg_version)" "$(host_toolchain)" \
-		"$(hash_inputs "$ATALAB_ROOT/kernel/atalab.config")" \
-		"$(hash_recipe build_kernel kernel_make kernel_check_fragment kernel_unpack)"
+		"$(hash_inputs "${fragments[@]}")" "$(kernel_gcov_args)" \
+		"$(hash_recipe build_kernel kernel_make kernel_check_fragment kernel_unpack \
+			kernel_fragments kernel_gcov_args)"
 }
 
 build_kernel_fresh() {
@@ -47,12 +69,16 @@ build_kernel_fresh() {
 }
 
 build_kernel() {
-	local fragment=$ATALAB_ROOT/kernel/atalab.config build
+	local fragment build
 	local log=$ATALAB_CACHE/logs/kernel.log
 	build_kernel_fresh && return 0
 	build=$(kernel_build_dir)
 	kernel_unpack
 	mkdir -p "$build"
+	fragment=$build/atalab-fragments.config
+	local -a fragments
+	mapfile -t fragments < <(kernel_fragments)
+	cat "${fragments[@]}" >"$fragment"
 	# allnoconfig plus our fragment, then fill in defaults for the rest.
 	run_logged "$log.config" "configuring the kernel" \
 		kernel_make KCONFIG_ALLCONFIG="$fragment" allnoconfig
@@ -91,5 +117,5 @@ kernel_check_fragment() {
 		} ;;
 		esac
 	done <"$fragment"
-	[ $bad = 0 ] || die "kernel/atalab.config did not apply cleanly (see above)"
+	[ $bad = 0 ] || die "the kernel configuration fragments did not apply cleanly (see above)"
 }
