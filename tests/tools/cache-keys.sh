@@ -54,6 +54,10 @@ for key in qemu_key kernel_key driver_key host_tools_key guest_tools_key initram
 	k4=$($key)
 	ATALAB_PACKAGES=("${saved[@]}")
 	if [ "$k3" != "$k4" ]; then ok "$key covers the package list"; else bad "$key ignores the package list"; fi
+	ATALAB_TEST_PACKAGES+=(some-test-tool)
+	k5=$($key)
+	ATALAB_TEST_PACKAGES=("${ATALAB_TEST_PACKAGES[@]:0:${#ATALAB_TEST_PACKAGES[@]}-1}")
+	if [ "$k3" = "$k5" ]; then ok "$key ignores test-only packages"; else bad "$key changes with a test-only package"; fi
 done
 
 # Dependent keys follow their inputs: a kernel change reaches the driver

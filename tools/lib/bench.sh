@@ -1,6 +1,9 @@
 # shellcheck shell=bash
 # tools/atalab bench: disk throughput through atalab-ide against QEMU's stock
-# piix4-ide, same QEMU build, same guest, same run.
+# piix4-ide, and through atalab-ide holding fault rules that never match
+# against none: same QEMU build, same guest, same run.
+
+ATALAB_BENCH_RULES=10000
 
 cmd_bench() {
 	local size=256M runs=3
@@ -12,9 +15,13 @@ cmd_bench() {
 			cat <<USAGE
 usage: atalab bench [--size SIZE] [--runs N]
 Sequential O_DIRECT write then read of SIZE (default 256M) in the guest, 1 MiB
-requests, through atalab-ide and through QEMU's stock piix4-ide, N times each
-(default 3), alternating.  Prints each figure, the medians and the ratio;
-fails when a run's output has no readable figure.
+requests, N times each (default 3), alternating between three machines:
+atalab-ide, QEMU's stock piix4-ide, and atalab-ide with $ATALAB_BENCH_RULES fault rules
+that never match (on the same drive and command classes, on sectors past
+the ones the workload touches: what the rule index must make cheap).
+Prints each figure, the medians, atalab-ide against piix4-ide and the
+rules' cost against atalab-ide without rules; fails when a run's output
+has no readable figure.
 
 example:
   tools/atalab bench --size 64M --runs 1
@@ -30,13 +37,19 @@ USAGE
 	work=$(mktemp -d "${TMPDIR:-/tmp}/atalab-bench.XXXXXX")
 	# shellcheck disable=SC2064
 	trap "rm -rf '$work'" EXIT
+	bench_rules "$size" >"$work/never.rules"
 	declare -A write read
+	local -a machine
 	for i in $(seq "$runs"); do
-		for ctl in atalab piix4-ide; do
+		for ctl in atalab piix4-ide atalab+rules; do
 			rm -f "$work/disk.img"
 			truncate -s "$size" "$work/disk.img"
 			truncate -s +16M "$work/disk.img"
-			out=$("$ATALAB_ROOT/tools/atalab" run --quiet --controller "$ctl" \
+			case "$ctl" in
+			atalab+rules) machine=(--controller atalab --faults "$work/never.rules") ;;
+			*) machine=(--controller "$ctl") ;;
+			esac
+			out=$("$ATALAB_ROOT/tools/atalab" run --quiet "${machine[@]}" \
 				--log "$work/console.log" --disk "$work/disk.img" --timeout 900 -- sh -c \
 				"ata-pattern write /dev/sda --size $size --direct && ata-pattern read /dev/sda --size $size --direct") ||
 				die "bench run on $ctl failed (console: $work/console.log)"
@@ -47,15 +60,36 @@ USAGE
 			printf '%-10s run %d: %s\n' "$ctl" "$i" "$(echo "$out" | tr '\n' ' ')"
 		done
 	done
-	local median_a median_p what
+	local median_a median_p median_r what
 	for what in write read; do
 		local -n figures=$what
 		median_a=$(bench_median ${figures[atalab]})
 		median_p=$(bench_median ${figures[piix4-ide]})
+		median_r=$(bench_median ${figures[atalab+rules]})
 		printf '%s %s MB/s median: atalab-ide %s, piix4-ide %s, ratio %s%%\n' \
-			"$what" "$size" "$median_a" "$median_p" \
-			"$(awk -v a="$median_a" -v p="$median_p" 'BEGIN { printf "%.0f", 100 * a / p }')"
+			"$what" "$size" "$median_a" "$median_p" "$(bench_ratio "$median_a" "$median_p")"
+		printf '%s %s MB/s median with %d fault rules that never match: %s, %s%% of atalab-ide without rules\n' \
+			"$what" "$size" "$ATALAB_BENCH_RULES" "$median_r" "$(bench_ratio "$median_r" "$median_a")"
 	done
+}
+
+bench_ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", 100 * a / b }'; }
+
+# bench_rules SIZE: rules that never match the workload but sit where
+# matching has to look: drive 0, read and write classes and commands, LBA
+# ranges of the 16 MiB past SIZE (and one opcode nobody sends).
+bench_rules() {
+	local first
+	first=$(($(size_mib "$1") * 2048 + 64))
+	awk -v n="$ATALAB_BENCH_RULES" -v first="$first" 'BEGIN {
+		for (i = 0; i < n; i++) {
+			lba = first + (i * 3) % 30000
+			if (i % 4 == 0) printf "unc drive=0 class=read lba=%d+1\n", lba
+			else if (i % 4 == 1) printf "write-fault drive=0 class=write lba=%d\n", lba
+			else if (i % 4 == 2) printf "latency delay=1ms drive=0 lba=%d-%d\n", lba, lba + 1
+			else printf "abrt drive=0 cmd=0x%02x\n", 0x8f
+		}
+	}'
 }
 
 # bench_figure write|read OUTPUT WHERE: the MB/s figure of ata-pattern's

@@ -218,7 +218,8 @@ intree_configure() {
 	local dir log=$ATALAB_CACHE/logs/intree-config.log
 	dir=$(intree_dir)
 	intree_fragment "$1" >"$dir/fragment-$1"
-	run_logged "$log" intree_make KCONFIG_ALLCONFIG="$dir/fragment-$1" allnoconfig
+	run_logged "$log" "configuring the in-tree kernel (=$1)" \
+		intree_make KCONFIG_ALLCONFIG="$dir/fragment-$1" allnoconfig
 	kernel_check_fragment "$dir/fragment-$1" "$dir/build/.config"
 }
 
@@ -254,19 +255,17 @@ driver_intree() {
 		git -C "$dir/linux" am --abort >/dev/null 2>&1 || true
 		git -C "$dir/linux" checkout -q -f -B series base
 		git -C "$dir/linux" clean -q -f -d -x
-		msg "applying driver/patches/ with git am"
 		# shellcheck disable=SC2046
-		run_logged "$dir/am.log" env GIT_COMMITTER_NAME=atalab \
+		run_logged "$dir/am.log" "applying driver/patches/ with git am" env GIT_COMMITTER_NAME=atalab \
 			GIT_COMMITTER_EMAIL=atalab@localhost git -C "$dir/linux" am \
 			$(ls "$patches"/[0-9][0-9][0-9][0-9]-*.patch | grep -v '/0000-')
 		mkdir -p "$dir/build"
-		msg "building the kernel with atalab_piix in the tree (=y)"
 		intree_configure y
-		run_logged "$log" intree_make bzImage
+		run_logged "$log" "building the kernel with atalab_piix in the tree (=y)" intree_make bzImage
 		cp "$dir/build/arch/x86/boot/bzImage" "$dir/bzImage-y"
-		msg "building the kernel with atalab_piix in the tree (=m)"
 		intree_configure m
-		run_logged "$log.m" intree_make bzImage modules
+		run_logged "$log.m" "building the kernel with atalab_piix in the tree (=m)" \
+			intree_make bzImage modules
 		rm -rf "$dir/modules-m"
 		mkdir -p "$dir/modules-m"
 		cp "$dir/build/drivers/ata/atalab_piix.ko" "$dir/build/drivers/ata/atalab_piix_test.ko" \

@@ -18,16 +18,15 @@ build_fuzzer() {
 		return 0
 	fi
 	command -v clang >/dev/null || die "clang missing (tools/atalab setup installs it)"
-	msg "building the fuzzer"
 	mkdir -p "$dir"
 	local -a glib
 	read -r -a glib <<<"$(pkg-config --cflags --libs glib-2.0)"
-	run_logged "$ATALAB_CACHE/logs/fuzz-build.log" clang -g -O1 \
+	run_logged "$ATALAB_CACHE/logs/fuzz-build.log" "building the fuzzer (clang, libFuzzer)" clang -g -O1 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-DATALAB_ASSERT_BUGS -I"$core" -I"$ATALAB_ROOT/tests/fuzz" \
 		"$core"/*.c "$ATALAB_ROOT/tests/fuzz/fuzz-core.c" \
 		"$ATALAB_ROOT/tests/fuzz/libfuzzer-main.c" "${glib[@]}" -o "$(fuzz_binary)"
-	run_logged "$ATALAB_CACHE/logs/fuzz-build.log" gcc -O2 -Wall -Wextra -Werror \
+	run_logged "$ATALAB_CACHE/logs/trace-to-fuzz.log" "building trace-to-fuzz" gcc -O2 -Wall -Wextra -Werror \
 		-I"$ATALAB_ROOT/tests/fuzz" "$ATALAB_ROOT/tools/trace-to-fuzz/trace-to-fuzz.c" \
 		"${glib[@]}" -o "$(trace_to_fuzz_binary)"
 	echo "$key" >"$stamp"

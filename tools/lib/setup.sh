@@ -9,6 +9,9 @@ ATALAB_PACKAGES=(
 	clang libclang-rt-14-dev sparse
 	"linux-source-$ATALAB_KERNEL_SERIES"
 )
+# Programs only the tests and campaigns run (no build output depends on
+# them, so they are not part of any cache key): GNU parallel, lcov.
+ATALAB_TEST_PACKAGES=(parallel lcov)
 
 ATALAB_SRC_LIST=/etc/apt/sources.list.d/atalab-deb-src.sources
 
@@ -71,9 +74,10 @@ have_deb_src() {
 # One dpkg-query for all packages: this runs before every guest boot.
 missing_packages() {
 	local installed p
-	installed=$(dpkg-query -W -f='${Package} ${Status}\n' "${ATALAB_PACKAGES[@]}" 2>/dev/null |
+	installed=$(dpkg-query -W -f='${Package} ${Status}\n' "${ATALAB_PACKAGES[@]}" \
+		"${ATALAB_TEST_PACKAGES[@]}" 2>/dev/null |
 		awk '$2 == "install" && $3 == "ok" && $4 == "installed" { print $1 }')
-	for p in "${ATALAB_PACKAGES[@]}"; do
+	for p in "${ATALAB_PACKAGES[@]}" "${ATALAB_TEST_PACKAGES[@]}"; do
 		[[ $'\n'$installed$'\n' == *$'\n'$p$'\n'* ]] || printf '%s\n' "$p"
 	done
 }
