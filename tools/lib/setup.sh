@@ -121,12 +121,11 @@ setup_host() {
 		msg "adding deb-src entry $ATALAB_SRC_LIST"
 		deb_src_entry >"$ATALAB_SRC_LIST"
 	fi
-	msg "installing packages: ${missing:-none}"
-	run_logged "$ATALAB_CACHE/logs/apt.log" apt-get update
+	run_logged "$ATALAB_CACHE/logs/apt-update.log" "apt-get update" apt-get update
 	if [ -n "${missing// /}" ]; then
 		# shellcheck disable=SC2086
 		DEBIAN_FRONTEND=noninteractive run_logged "$ATALAB_CACHE/logs/apt.log" \
-			apt-get install -y --no-install-recommends $missing
+			"installing packages: $missing" apt-get install -y --no-install-recommends $missing
 	fi
 }
 
@@ -134,11 +133,10 @@ setup_qemu_source() {
 	local dir
 	dir=$(qemu_source_dir)
 	[ -f "$dir/.atalab-unpacked" ] && return 0
-	msg "fetching the Debian qemu source package"
 	rm -rf "$dir" "$dir.tmp"
 	mkdir -p "$dir.tmp"
 	(cd "$dir.tmp" && run_logged "$ATALAB_CACHE/logs/apt-source.log" \
-		apt-get source --only-source qemu)
+		"fetching the Debian qemu source package" apt-get source --only-source qemu)
 	local unpacked
 	unpacked=$(find "$dir.tmp" -maxdepth 1 -mindepth 1 -type d -name 'qemu-*' | head -n1)
 	[ -n "$unpacked" ] || die "apt-get source qemu produced no tree (see $ATALAB_CACHE/logs/apt-source.log)"
