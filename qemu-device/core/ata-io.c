@@ -302,7 +302,7 @@ void atalab_ata_pio_in_drained(AtalabDrive *d)
         return;
     }
     /* Last block read: no further interrupt in the data-in protocol. */
-    d->status = ATA_STAT_READY;
+    d->status = atalab_ata_fault_end_status(d, ATA_STAT_READY);
     d->phase = ATA_PHASE_IDLE;
     d->pio_source = NULL;
     d->data_pos = d->data_end = 0;

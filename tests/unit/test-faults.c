@@ -441,6 +441,7 @@ static void test_spurious_and_protocol(void)
 {
     Rig *r = rig_new(0x1);
     uint8_t buf[512];
+    unsigned i;
 
     /* Spurious interrupt with no command: at a virtual time */
     rule(r, "spurious-irq drive=0 on=time:2s-3s");
@@ -472,6 +473,18 @@ static void test_spurious_and_protocol(void)
     rig_command(r, 0, 0xE5);
     g_assert_true(r->fh.irq[0]);
     g_assert_cmphex(rig_status(r, 0), ==, ST_READY | ST_DRQ);
+    rig_free(r);
+    /* ... and after the last block of a PIO read (no interrupt there) */
+    r = rig_new(0x1);
+    rule(r, "protocol violation=status-phase cmd=0x20 times=once");
+    rig_lba28(r, 0, 1, 2);
+    rig_command(r, 0, 0x20);
+    for (i = 0; i < 2; i++) {
+        fake_host_complete_all(&r->fh);
+        g_assert_cmphex(rig_status(r, 0), ==, ST_READY | ST_DRQ);
+        rig_read_data(r, 0, buf, 512, false);
+    }
+    g_assert_cmphex(rig_altstatus(r, 0), ==, ST_READY | ST_DRQ);
     rig_free(r);
 }
 
