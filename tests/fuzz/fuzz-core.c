@@ -25,6 +25,7 @@
 typedef struct Op {
     int kind;                   /* 0 read, 1 write, 2 flush */
     unsigned drive;
+    uint32_t seq;               /* write: issue order; flush: writes before */
     uint64_t offset;
     AtalabIoVec iov[FUZZ_MAX_IOV];
     unsigned niov;
@@ -49,6 +50,9 @@ typedef struct Fuzz {
     unsigned npending;
     unsigned inflight[4];
     bool irq[2];
+    uint32_t irq_edges[2];      /* rising edges of each interrupt line */
+    uint32_t edges_checked[2];  /* irq_edges at the last check */
+    bool intr_checked[2];       /* BMISX.INTR at the last check */
     int64_t now;
     AtalabTimer *timers[16];
     unsigned ntimers;
@@ -58,8 +62,17 @@ typedef struct Fuzz {
     bool zero_copy;
     uint8_t reenter_op;         /* 0: none armed */
     bool in_reenter;
-    /* Guest RAM last: everything before it is reset per run. */
+    /*
+     * The shadow disk: writes land in it at completion, in completion
+     * order.  A sector's data is valid only where written[] is non-zero
+     * (the issue number of the write that landed last); the others read
+     * as a pattern of their offset.
+     */
+    uint32_t write_seq[4];
+    uint32_t written[4][DISK_SECTORS];
+    /* Guest RAM and the shadow disk's data last: not reset per run. */
     uint8_t ram[RAM_SIZE];
+    uint8_t disk[4][DISK_SECTORS * 512];
 } Fuzz;
 
 /* Master aborts the fault rules injected so far (kind bm-error). */
@@ -113,6 +126,7 @@ static void h_set_irq(void *opaque, unsigned channel, bool level)
         die("set_irq without a change of level");
     }
     f->irq[channel] = level;
+    f->irq_edges[channel] += level;
 }
 
 static bool ram_ok(uint64_t addr, size_t len)
@@ -202,6 +216,7 @@ static void queue(Fuzz *f, int kind, unsigned drive, uint64_t offset,
     }
     op->done = done;
     op->opaque = opaque;
+    op->seq = kind == 1 ? ++f->write_seq[drive] : f->write_seq[drive];
     f->pending[f->npending++] = op;
 }
 
@@ -225,37 +240,78 @@ static void h_flush(void *opaque, unsigned drive, AtalabIoDone *done,
     queue(opaque, 2, drive, 0, NULL, 0, done, done_opaque);
 }
 
+/* Byte pos of the shadow disk of drive d, as a read returns it. */
+static uint8_t disk_byte(Fuzz *f, unsigned d, uint64_t pos)
+{
+    return f->written[d][pos / 512] ? f->disk[d][pos] : (uint8_t)(pos >> 6);
+}
+
+/* A write lands in the shadow disk: never over a write issued after it. */
+static void land_write(Fuzz *f, Op *op)
+{
+    uint64_t pos = op->offset, s;
+    unsigned i;
+    size_t j;
+
+    for (s = op->offset / 512; s < (op->offset + op->len) / 512; s++) {
+        if (f->written[op->drive][s] > op->seq) {
+            die("an older write landed over a newer one");
+        }
+    }
+    for (i = 0; i < op->niov; i++) {
+        const uint8_t *b = op->iov[i].base;
+
+        for (j = 0; j < op->iov[i].len; j++, pos++) {
+            if (!f->written[op->drive][pos / 512]) {
+                /* the sector's first write: its other bytes as they read */
+                uint64_t k, base = pos / 512 * 512;
+
+                for (k = base; k < base + 512; k++) {
+                    f->disk[op->drive][k] = (uint8_t)(k >> 6);
+                }
+            }
+            f->written[op->drive][pos / 512] = op->seq;
+            f->disk[op->drive][pos] = b[j];
+        }
+    }
+}
+
 /*
- * Complete pending request idx with ret (0 or a negative errno).  The
- * disks hold no data: a read returns bytes made from the offset (so runs
- * are reproducible), a write is only checked to be readable.
+ * Complete pending request idx with ret (0 or a negative errno): a read
+ * fills its buffers from the shadow disk, a write lands in it, a flush
+ * checks that no write issued before it is still pending.
  */
 static void complete(Fuzz *f, unsigned idx, int ret)
 {
     Op *op = f->pending[idx];
-    size_t pos = 0, j;
+    uint64_t pos = op->offset;
+    size_t j;
     unsigned i;
-    volatile uint8_t sink = 0;
 
     memmove(&f->pending[idx], &f->pending[idx + 1],
             (f->npending - idx - 1) * sizeof(f->pending[0]));
     f->npending--;
     f->inflight[op->drive]--;
-    if (!ret && op->kind != 2) {
-        if (op->offset + op->len > (uint64_t)DISK_SECTORS * 512) {
-            ret = -5;
-        }
-        for (i = 0; !ret && i < op->niov; i++) {
+    if (!ret && op->kind != 2 &&
+        op->offset + op->len > (uint64_t)DISK_SECTORS * 512) {
+        ret = -5;
+    }
+    if (!ret && op->kind == 0) {
+        for (i = 0; i < op->niov; i++) {
             uint8_t *b = op->iov[i].base;
 
-            for (j = 0; j < op->iov[i].len; j += 64) {
-                if (op->kind == 0) {
-                    b[j] = (op->offset + pos + j) >> 6;
-                } else {
-                    sink ^= b[j];
-                }
+            for (j = 0; j < op->iov[i].len; j++, pos++) {
+                b[j] = disk_byte(f, op->drive, pos);
             }
-            pos += op->iov[i].len;
+        }
+    } else if (!ret && op->kind == 1) {
+        land_write(f, op);
+    } else if (!ret && op->kind == 2) {
+        for (i = 0; i < f->npending; i++) {
+            if (f->pending[i]->drive == op->drive &&
+                f->pending[i]->kind == 1 && f->pending[i]->seq <= op->seq) {
+                die("a FLUSH completed before a write issued ahead of it");
+            }
         }
     }
     op->done(op->opaque, ret);
@@ -635,6 +691,13 @@ static void check(Fuzz *f)
         if (bmis & 0x98) {
             die("BMISX reserved or simplex bits set");
         }
+        /* BMISX.INTR is set by an assertion edge of the channel's line. */
+        if ((bmis & 0x04) && !f->intr_checked[ch] &&
+            f->irq_edges[ch] == f->edges_checked[ch]) {
+            die("BMISX.INTR set without an edge of the interrupt line");
+        }
+        f->intr_checked[ch] = bmis & 0x04;
+        f->edges_checked[ch] = f->irq_edges[ch];
     }
 }
 
