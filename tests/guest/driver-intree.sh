@@ -30,8 +30,9 @@ for ko in atalab_piix atalab_piix_test; do
 	grep -q "^module-m: .*/$ko.ko\$" "$WORK/intree" || fail "no =m module $ko.ko"
 done
 ko=$(sed -n 's/^module-m: \(.*\/atalab_piix.ko\)$/\1/p' "$WORK/intree")
+modinfo -F alias "$ko" >"$WORK/aliases"
 for id in 00007010 00007111 000024DB 000024D1; do
-	modinfo -F alias "$ko" | grep -q "^pci:v00008086d${id}sv" || fail "atalab_piix.ko has no alias for 8086:$id"
+	grep -q "^pci:v00008086d${id}sv" "$WORK/aliases" || fail "atalab_piix.ko has no alias for 8086:$id"
 done
 
 # =y: boots with the driver built in.

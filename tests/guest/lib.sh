@@ -90,13 +90,15 @@ QEMU=("$QEMU_BUILD/qemu-system-x86_64" -L "$QEMU_BUILD/pc-bios/optionrom"
 
 # expect_kunit_pass SUITE LOG: the kernel log LOG holds the KTAP results of
 # KUnit suite SUITE, every case and parameter passed, none was skipped, and
-# the suite's plan was run in full.  The results are printed.
+# the suite's plan was run in full.  The results are printed.  (awk reads
+# the whole log: exiting early would kill sed with SIGPIPE under pipefail.)
 expect_kunit_pass() {
 	local suite=$1 log=$2 ktap
 	ktap=$(sed -e 's/\r$//' -e 's/^\[ *[0-9.]*\] //' "$log" | awk -v suite="$suite" '
+		done { next }
 		$0 ~ "^ *# Subtest: " suite "$" { on = 1 }
 		on { print }
-		on && $0 ~ "^ *(not )?ok [0-9]+ " suite "$" { exit }')
+		on && $0 ~ "^ *(not )?ok [0-9]+ " suite "$" { done = 1 }')
 	[ -n "$ktap" ] || fail "no KTAP results of KUnit suite $suite in the kernel log"
 	printf '%s\n' "$ktap" | grep -E '^ *(not ok|ok) |^ *# .*(pass|fail):' | sed 's/^/  /'
 	printf '%s\n' "$ktap" | tail -n1 | grep -Eq "^ *ok [0-9]+ $suite\$" ||
