@@ -2,6 +2,7 @@
 # A bad scenario file stops before any guest boots with FILE:LINE:COLUMN
 # and exit status 2: its INI syntax, every group, key and value, and its
 # fault rules (through the core's own rule parser, located in the file).
+# --driver is checked and carried into emitted jobs.
 . "$(dirname "$0")/lib.sh"
 good='[workload]\nrun = true\n'
 bad_file() {    # bad_file NAME CONTENT (printf format)
@@ -32,6 +33,12 @@ expect 2 "^$WORK/pattern.scenario:5:11: pattern wants POSITION:OFFSET:SIZE:SEED 
 # Running one refuses it the same way, and no guest boots.
 expect 2 "^$WORK/rule.scenario:4:23: " -- scenario --work "$WORK/runs" "$WORK/rule.scenario"
 [ ! -e "$WORK/runs" ] && ok "nothing ran" || bad "a run started for a bad scenario"
+# --driver: a module name, only where a guest runs; emitted jobs carry it.
+expect 2 "--driver wants a module name, got 'a b'" -- scenario --driver 'a b' "$ATALAB_ROOT/tests/scenarios"
+expect 2 "--check runs no guest: no --driver" -- scenario --check --driver atalab_piix "$ATALAB_ROOT/tests/scenarios"
+expect 0 "1 jobs in " -- scenario --emit-jobs "$WORK/jobs" --driver atalab_piix "$ATALAB_ROOT/tests/scenarios/amnf.scenario"
+grep -q -- "--run-one .* --driver atalab_piix\$" "$WORK/jobs/amnf/job.sh" && ok "the job runs with --driver atalab_piix" ||
+	bad "the job does not carry --driver: $(tail -n 1 "$WORK/jobs/amnf/job.sh")"
 # The library itself is good.
 expect 0 "scenario file\\(s\\) good" -- scenario --check "$ATALAB_ROOT/tests/scenarios"
 finish

@@ -5,11 +5,11 @@
 
 scenario_usage() {
 	cat <<USAGE
-usage: atalab scenario [--jobs N] [--junit FILE] [--work DIR] [--coverage] SCENARIO...
+usage: atalab scenario [--jobs N] [--junit FILE] [--work DIR] [--coverage] [--driver M] SCENARIO...
        atalab scenario --check SCENARIO...
-       atalab scenario --emit-jobs DIR [--coverage] SCENARIO...
+       atalab scenario --emit-jobs DIR [--coverage] [--driver M] SCENARIO...
        atalab scenario --merge DIR [--junit FILE]
-       atalab scenario --run-one SCENARIO DIR [--coverage]
+       atalab scenario --run-one SCENARIO DIR [--coverage] [--driver M]
 
 Runs scenario files (docs/scenarios.md; the library is tests/scenarios/; a
 directory stands for its *.scenario files), N guests at a time (default 1),
@@ -17,7 +17,9 @@ prints a table of every expectation (scenario, expectation, pass, seen) and
 exits 1 when one is missed; --junit writes JUnit XML; --work keeps every
 run's console log, trace, output and disks in DIR/NAME (default: a new
 temporary folder, printed).  --check only checks the files (exit 2 and
-FILE:LINE:COLUMN: message for a bad one).
+FILE:LINE:COLUMN: message for a bad one).  --driver M runs every scenario
+with module M (e.g. atalab_piix) instead of the driver it names, against
+the same expectations.
 
 Campaigns: --emit-jobs writes one self-contained job per scenario under DIR
 (DIR/NAME/job.sh, listed in DIR/jobs.txt, for GNU parallel over ssh hosts or
@@ -35,12 +37,13 @@ examples:
   tools/atalab scenario tests/scenarios/unc-persistent.scenario
   tools/atalab scenario --jobs 2 --junit results.xml tests/scenarios
   tools/atalab scenario --jobs 2 --coverage --work /tmp/campaign tests/scenarios
+  tools/atalab scenario --jobs 2 --driver atalab_piix tests/scenarios
 USAGE
 }
 
 cmd_scenario() {
 	local mode=run coverage=0 work="" dir="" a
-	local -a pass=() files=()
+	local -a pass=() files=() driver=()
 	[ $# -gt 0 ] || { scenario_usage >&2; exit $ATALAB_EXIT_USAGE; }
 	while [ $# -gt 0 ]; do
 		case "$1" in
@@ -54,6 +57,12 @@ cmd_scenario() {
 				dir=$1
 				shift
 			fi
+			;;
+		--driver)
+			[ $# -ge 2 ] || usage_error "option $1 needs a value"
+			[[ "$2" =~ ^[A-Za-z0-9_-]+$ ]] || usage_error "--driver wants a module name, got '$2'"
+			driver=(--driver "$2")
+			shift 2
 			;;
 		--jobs | --junit | --work)
 			[ $# -ge 2 ] || usage_error "option $1 needs a value"
@@ -70,6 +79,9 @@ cmd_scenario() {
 		*) files+=("$1"); shift ;;
 		esac
 	done
+	case "$mode" in check | merge)
+		[ ${#driver[@]} = 0 ] || usage_error "--$mode runs no guest: no --driver" ;;
+	esac
 	case "$mode" in
 	check | emit-jobs) [ ${#pass[@]} = 0 ] || usage_error "--$mode takes no --jobs, --junit or --work" ;;
 	merge) [ ${#files[@]} = 0 ] || usage_error "--merge takes only DIR, got '${files[0]}'"
@@ -123,14 +135,14 @@ cmd_scenario() {
 	export ATALAB_INPUTS
 	local rc=0
 	case "$mode" in
-	emit-jobs) "$runner" emit-jobs "$dir" "${files[@]}" ;;
+	emit-jobs) "$runner" emit-jobs "${driver[@]}" "$dir" "${files[@]}" ;;
 	run-one)
-		"$runner" run-one "${files[@]}" || rc=$?
+		"$runner" run-one "${driver[@]}" "${files[@]}" || rc=$?
 		[ "$coverage" = 0 ] || coverage_collect "${files[1]}" || rc=1
 		return $rc
 		;;
 	run)
-		"$runner" run "${pass[@]}" "${files[@]}" || rc=$?
+		"$runner" run "${pass[@]}" "${driver[@]}" "${files[@]}" || rc=$?
 		if [ "$coverage" = 1 ]; then
 			local job
 			for job in "$work"/*/; do

@@ -15,11 +15,13 @@
  * per scenario run and merges the results the jobs leave.
  *
  *   atalab-scenario check FILE...
- *   atalab-scenario run [--jobs N] [--junit FILE] FILE...
- *   atalab-scenario emit-jobs DIR FILE...
- *   atalab-scenario run-one FILE OUTDIR
+ *   atalab-scenario run [--jobs N] [--junit FILE] [--driver M] FILE...
+ *   atalab-scenario emit-jobs [--driver M] DIR FILE...
+ *   atalab-scenario run-one [--driver M] FILE OUTDIR
  *   atalab-scenario merge [--junit FILE] DIR
  *
+ * --driver M runs every scenario with module M instead of its own driver
+ * (the same expectations for another driver).
  * The atalab command is $ATALAB_ROOT/tools/atalab; ata-pattern (for data
  * checks) is $ATALAB_PATTERN.
  *
@@ -82,6 +84,7 @@ typedef struct Row {
 
 static GPtrArray *rows;         /* Row *, of every scenario run */
 static const char *atalab_root;
+static const char *driver_override; /* --driver: replaces [scenario] driver */
 
 /* ---- small helpers -------------------------------------------------------- */
 
@@ -529,6 +532,10 @@ static Scenario *scenario_load(const char *path)
     s->model = get(&ld, "scenario", "model", "piix4");
     s->cable = get(&ld, "scenario", "cable", "");
     s->driver = get(&ld, "scenario", "driver", "ata_piix");
+    if (driver_override) {
+        g_free(s->driver);
+        s->driver = g_strdup(driver_override);
+    }
     s->append = get(&ld, "scenario", "append", "");
     s->disk_size = get(&ld, "scenario", "disk-size", "16M");
     if (strcmp(s->model, "piix4") && strcmp(s->model, "piix3") &&
@@ -1168,12 +1175,15 @@ static int emit_jobs(const char *dir, GPtrArray *scen)
             "# atalab scenario job: %s\n"
             "# inputs: scenario sha256 %s\n"
             "# kit: %s\n"
+            "# driver: %s\n"
             "# The job refuses to run when the scenario copy or the kit's\n"
             "# builds (their cache keys) differ from these.\n"
             "ATALAB_JOB_SCENARIO_SHA256=%s ATALAB_JOB_INPUTS=%s \\\n"
-            "\texec %s scenario --run-one %s %s%s\n",
-            s->name, sum, inputs, sum, qinputs, qtool, qcopy, qjd,
-            g_getenv("ATALAB_COVERAGE") ? " --coverage" : "");
+            "\texec %s scenario --run-one %s %s%s%s%s\n",
+            s->name, sum, inputs, s->driver, sum, qinputs, qtool, qcopy, qjd,
+            g_getenv("ATALAB_COVERAGE") ? " --coverage" : "",
+            driver_override ? " --driver " : "",
+            driver_override ? driver_override : "");
         g_free(qinputs);
         g_file_set_contents(job, script, -1, NULL);
         g_chmod(job, 0755);
@@ -1290,9 +1300,9 @@ static void usage(void)
     fprintf(stderr,
             "usage: atalab-scenario check FILE...\n"
             "       atalab-scenario run [--jobs N] [--junit FILE] "
-            "[--work DIR] FILE...\n"
-            "       atalab-scenario emit-jobs DIR FILE...\n"
-            "       atalab-scenario run-one FILE OUTDIR\n"
+            "[--work DIR] [--driver M] FILE...\n"
+            "       atalab-scenario emit-jobs [--driver M] DIR FILE...\n"
+            "       atalab-scenario run-one [--driver M] FILE OUTDIR\n"
             "       atalab-scenario merge [--junit FILE] DIR\n");
     exit(2);
 }
@@ -1326,6 +1336,14 @@ int main(int argc, char **argv)
             junit = argv[i + 1];
         } else if (!strcmp(argv[i], "--work") && i + 1 < argc) {
             work = argv[i + 1];
+        } else if (!strcmp(argv[i], "--driver") && i + 1 < argc) {
+            driver_override = argv[i + 1];
+            if (!g_regex_match_simple("^[A-Za-z0-9_-]+$", driver_override,
+                                      0, 0)) {
+                fprintf(stderr, "atalab-scenario: --driver wants a module "
+                        "name, got '%s'\n", driver_override);
+                return 2;
+            }
         } else {
             fprintf(stderr, "atalab-scenario: unknown option '%s'\n",
                     argv[i]);
@@ -1350,6 +1368,10 @@ int main(int argc, char **argv)
         if (!work) {
             tmp = g_dir_make_tmp("atalab-scenarios.XXXXXX", NULL);
             work = tmp;
+        }
+        if (driver_override) {
+            fprintf(stderr, "atalab-scenario: every scenario runs with "
+                    "driver %s\n", driver_override);
         }
         run_all(scen, jobs, work);
         rc = print_table() ? 1 : 0;
