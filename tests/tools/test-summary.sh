@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The summary line of atalab test comes from the run that just happened,
 # never from an earlier run's log, and a meson failure before any test ran
-# is a failure that shows meson's message.  (test_run_meson on a small
-# meson project of its own.)
+# is a failure that shows meson's message; --list only lists.
+# (test_run_meson on a small meson project of its own.)
 . "$(dirname "$0")/lib.sh"
 load_atalab
 proj=$WORK/proj
@@ -25,6 +25,10 @@ test_run_meson "$WORK/build" passes >"$WORK/out2" 2>&1 || rc=$?
 last=$(tail -n1 "$WORK/out2")
 [ "$rc" = 0 ] && [ "$last" = "1 passed, 0 failed, 0 skipped" ] && ok "summary of one test: $last" ||
 	bad "one test: exit $rc, $last"
+rc=0
+test_run_meson "$WORK/build" --list >"$WORK/list" 2>&1 || rc=$?
+[ "$rc" = 0 ] && [ "$(grep -cE '^(summary-test:)?(passes|also-passes|skips)$' "$WORK/list")" = 3 ] && ! grep -q 'passed,' "$WORK/list" &&
+	ok "--list lists the 3 tests once, no summary" || bad "--list: exit $rc, $(tr '\n' ' ' <"$WORK/list")"
 rc=0
 test_run_meson "$WORK/build" no-such-test >"$WORK/out3" 2>&1 || rc=$?
 last=$(tail -n1 "$WORK/out3")
