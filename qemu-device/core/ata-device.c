@@ -242,7 +242,13 @@ void atalab_ata_bus_power_on(AtalabAtaBus *bus)
 
 void atalab_ata_set_present(AtalabDrive *d, bool present)
 {
-    d->present = present;
+    /*
+     * A drive whose power was cut stays off the bus until its write-back
+     * is done (ata-powercut.c brings it back), whatever resets, port
+     * enables or reinsertions come meanwhile: a command could otherwise
+     * start a request beside a write-back still with the backend.
+     */
+    d->present = present && !d->power_cut;
 }
 
 /*

@@ -663,6 +663,46 @@ static void test_power_cut(void)
     rig_free(r);
 }
 
+/*
+ * The SATA port switched off and on while the power cut's pre-images are
+ * being written back: the drive stays off the bus until the write-back is
+ * done (it is still powering up), so no command can start a second request
+ * beside it (a fuzzer finding: "second request on drive 0").
+ */
+static void test_power_cut_port_cycle_during_restore(void)
+{
+    Rig *r = rig_new_full("ich5-sata", 0x1, 0, true);
+
+    atalab_ctrl_config_write(r->c, 0x92, 0x0003, 2);
+    rule(r, "power-cut id=pc cmd=0xe5 loss=1 times=1");
+    write_sector(r, 11, 0xB2);
+    write_sector(r, 12, 0xC3);
+    r->fh.drain = false;
+    rig_select(r, 0);
+    rig_command(r, 0, 0xE5);
+    /*
+     * The first write-back is with the backend: the port cycle abandons
+     * it; when it is done the write-back goes on.  Meanwhile a command.
+     */
+    g_assert_cmpuint(fake_host_pending(&r->fh), ==, 1);
+    atalab_ctrl_config_write(r->c, 0x92, 0x0000, 2);
+    atalab_ctrl_config_write(r->c, 0x92, 0x0003, 2);
+    g_assert_true(fake_host_complete_one(&r->fh));
+    g_assert_cmpuint(fake_host_pending(&r->fh), ==, 1);
+    /* Still off the bus (no device 1 either: it floats). */
+    g_assert_cmphex(rig_status(r, 0), ==, 0x7F);
+    rig_lba28(r, 0, 40, 1);
+    rig_command(r, 0, 0x20);
+    g_assert_cmpuint(fake_host_pending(&r->fh), ==, 1);
+    fake_host_complete_all(&r->fh);
+    g_assert_true(fake_host_trace_has(&r->fh, "power back"));
+    g_assert_false(fake_host_trace_has(&r->fh, "bug"));
+    g_assert_cmphex(r->fh.disk[0][11 * 512], ==, fake_pattern(0, 11 * 512));
+    g_assert_cmphex(r->fh.disk[0][12 * 512], ==, fake_pattern(0, 12 * 512));
+    g_assert_cmphex(rig_status(r, 0), ==, ST_READY);
+    rig_free(r);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -682,5 +722,7 @@ int main(int argc, char **argv)
     g_test_add_func("/faults/reset-fail-remove", test_reset_fail_and_remove);
     g_test_add_func("/faults/corrupt", test_corrupt);
     g_test_add_func("/faults/power-cut", test_power_cut);
+    g_test_add_func("/faults/power-cut-port-cycle-during-restore",
+                    test_power_cut_port_cycle_during_restore);
     return g_test_run();
 }
