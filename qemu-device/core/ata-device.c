@@ -329,6 +329,20 @@ static bool data_port_open(AtalabDrive *d, AtaPhase phase)
            atalab_ata_status(d) == (ATA_STAT_READY | ATA_STAT_DRQ);
 }
 
+bool atalab_ata_data_block(AtalabAtaBus *bus, bool write, size_t *pos,
+                           size_t *end)
+{
+    AtalabDrive *sel = atalab_ata_selected(bus);
+
+    if (bus_empty(bus) ||
+        !data_port_open(sel, write ? ATA_PHASE_PIO_OUT : ATA_PHASE_PIO_IN)) {
+        return false;
+    }
+    *pos = sel->data_pos;
+    *end = sel->data_end;
+    return true;
+}
+
 /* First access of a DRQ block: a PIO transfer starts. */
 static void pio_block_starts(AtalabDrive *d)
 {

@@ -277,6 +277,13 @@ uint32_t atalab_ata_reg_read(AtalabAtaBus *bus, unsigned reg, unsigned size);
 void atalab_ata_reg_write(AtalabAtaBus *bus, unsigned reg, uint32_t val,
                           unsigned size);
 uint8_t atalab_ata_altstatus(AtalabAtaBus *bus);
+/*
+ * Does a data port read (write: a data port write) now move data of the
+ * selected drive's DRQ block?  Then *pos bytes of the block have moved and
+ * *end is its length.  (The trace folds such accesses; traces/FORMAT.md.)
+ */
+bool atalab_ata_data_block(AtalabAtaBus *bus, bool write, size_t *pos,
+                           size_t *end);
 void atalab_ata_devctl_write(AtalabAtaBus *bus, uint8_t val);
 
 /* The engine's callbacks (AtalabDmaClient) for this bus. */

@@ -17,6 +17,7 @@
 #include "atalab-host.h"
 #include "atalab-personality.h"
 #include "atalab-timing.h"
+#include "trace-writer.h"
 
 #define ATALAB_CHANNELS 2
 #define ATALAB_DRIVES   4       /* channel * 2 + (0 master, 1 slave) */
@@ -129,7 +130,23 @@ unsigned atalab_ctrl_rule_count(const AtalabCtrl *c, unsigned drive,
 AtalabFaults *atalab_ctrl_faults(AtalabCtrl *c);
 void atalab_ctrl_faults_changed(AtalabCtrl *c);
 
-/* Trace one "timing-summary" record per drive (e.g. at exit). */
-void atalab_ctrl_trace_summary(const AtalabCtrl *c);
+/*
+ * The trace (traces/FORMAT.md; nothing happens when the host has no trace
+ * sink).  Data port accesses folded per DRQ block (default) or one record
+ * each; times absolute (default) or relative to the command start.
+ */
+void atalab_ctrl_set_trace_data(AtalabCtrl *c, AtalabTraceData mode);
+void atalab_ctrl_set_trace_time(AtalabCtrl *c, AtalabTraceTime mode);
+/* Write the records the writer holds back (a pending fold per channel). */
+void atalab_ctrl_trace_flush(AtalabCtrl *c);
+/*
+ * The trace header: "# atalab-trace 2" and "# KEY VALUE" lines of the
+ * controller's configuration, then extra's pairs (KEY, VALUE, ..., NULL).
+ * Newline-terminated lines; g_free the result.
+ */
+char *atalab_ctrl_trace_header(const AtalabCtrl *c,
+                               const char *const *extra);
+/* Flush, then trace one "timing-summary" record per drive (at exit). */
+void atalab_ctrl_trace_summary(AtalabCtrl *c);
 
 #endif

@@ -157,6 +157,8 @@ const AtalabFaultRule *atalab_faults_find(const AtalabFaults *f,
  * "matches=M fired=F"; g_free the result.
  */
 char *atalab_faults_list(const AtalabFaults *f);
+/* One rule in the rule-file form; g_free the result. */
+char *atalab_fault_rule_text(const AtalabFaultRule *r);
 
 /* Rules that fire for q: counts matches and firings. */
 void atalab_faults_match(AtalabFaults *f, const AtalabFaultQuery *q,

@@ -121,6 +121,8 @@ typedef struct AtalabHost {
      * (format: traces/FORMAT.md).  May be NULL: tracing is then off.
      */
     void (*trace)(void *opaque, const char *record);
+    /* First argument of trace instead of opaque, when not NULL. */
+    void *trace_opaque;
 
     /*
      * Optional (NULL: not called).  Called after the event's trace record;

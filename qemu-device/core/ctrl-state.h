@@ -17,6 +17,7 @@
 #include "atalab-ctrl.h"
 #include "atalab-timing.h"
 #include "bmdma.h"
+#include "trace-writer.h"
 
 typedef struct AtalabChannel {
     AtalabCtrl *ctrl;
@@ -35,7 +36,9 @@ typedef struct AtalabDriveCheck {
 
 struct AtalabCtrl {
     const AtalabPersonality *pers;
-    const AtalabHost *host;
+    const AtalabHost *host;     /* &inner */
+    AtalabHost inner;           /* the host's, tracing through writer */
+    AtalabTraceWriter *writer;  /* NULL: tracing off */
     uint8_t cfg[256];
     uint8_t cfg_wmask[256];
     uint8_t cfg_reset[256];
@@ -45,5 +48,13 @@ struct AtalabCtrl {
     bool strict;                /* mis-timed Ultra DMA fails with ICRC */
     AtalabFaults *faults;       /* fault injection rules */
 };
+
+/* ctrl-trace.c: one register access record. */
+void atalab_ctrl_trace_access(AtalabCtrl *c, AtalabTraceSpace space,
+                              unsigned channel, bool write, uint32_t offset,
+                              unsigned size, uint32_t value);
+/* Does a data port access of the channel move DRQ block data now? */
+bool atalab_ctrl_data_block(AtalabCtrl *c, unsigned channel, bool write,
+                            unsigned *dev, size_t *pos, size_t *end);
 
 #endif

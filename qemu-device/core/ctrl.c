@@ -18,9 +18,7 @@
 #include "ctrl-state.h"
 #include "pci-ide-regs.h"
 #include "trace.h"
-
-static const char *const cmd_space[ATALAB_CHANNELS] = { "ata0", "ata1" };
-static const char *const ctl_space[ATALAB_CHANNELS] = { "ctl0", "ctl1" };
+#include "trace-writer.h"
 
 static AtalabDrive *drive_at(AtalabCtrl *c, unsigned index)
 {
@@ -95,7 +93,18 @@ AtalabCtrl *atalab_ctrl_new(const AtalabPersonality *personality,
     unsigned b;
 
     c->pers = personality;
-    c->host = host;
+    /*
+     * The parts trace through the inner host: its trace sink is the
+     * writer, which hands the finished records to the host's.
+     */
+    c->inner = *host;
+    if (host->trace) {
+        c->writer = atalab_trace_writer_new(host);
+        c->inner.trace = atalab_trace_writer_record;
+        c->inner.trace_opaque = c->writer;
+    }
+    c->host = &c->inner;
+    host = c->host;
     c->faults = atalab_faults_new(0);
     c->ata_hooks = (AtalabAtaHooks) {
         .opaque = c,
@@ -147,6 +156,7 @@ void atalab_ctrl_free(AtalabCtrl *c)
     for (i = 0; i < ATALAB_CHANNELS; i++) {
         atalab_ata_bus_fini(&c->chan[i].bus);
     }
+    atalab_trace_writer_free(c->writer);
     atalab_faults_free(c->faults);
     g_free(c);
 }
@@ -308,7 +318,7 @@ uint32_t atalab_ctrl_config_read(AtalabCtrl *c, uint32_t addr, unsigned size)
 {
     uint32_t v = atalab_ctrl_config_peek(c, addr, size);
 
-    atalab_trace_access(c->host, "cfg", false, addr, size, v);
+    atalab_ctrl_trace_access(c, ATALAB_SPACE_CFG, 0, false, addr, size, v);
     return v;
 }
 
@@ -323,7 +333,7 @@ void atalab_ctrl_config_write(AtalabCtrl *c, uint32_t addr, uint32_t val,
 {
     unsigned i;
 
-    atalab_trace_access(c->host, "cfg", true, addr, size, val);
+    atalab_ctrl_trace_access(c, ATALAB_SPACE_CFG, 0, true, addr, size, val);
     for (i = 0; i < size && i < 4; i++) {
         uint32_t a = addr + i;
         uint8_t m;
@@ -347,10 +357,30 @@ void atalab_ctrl_config_write(AtalabCtrl *c, uint32_t addr, uint32_t val,
 
 /* ---- ATA and bus-master registers ------------------------------------- */
 
+/*
+ * A data port access inside a DRQ block goes to the writer's folding (a
+ * write before it is carried out, a read after); any other access is one
+ * access record.
+ */
+static bool data_access_begins(AtalabCtrl *c, unsigned channel, unsigned reg,
+                               bool write, unsigned *dev, size_t *pos,
+                               size_t *end)
+{
+    if (!c->writer || reg != ATA_REG_DATA || channel >= ATALAB_CHANNELS ||
+        !atalab_ctrl_data_block(c, channel, write, dev, pos, end)) {
+        return false;
+    }
+    atalab_trace_writer_data_access(c->writer, channel, true);
+    return true;
+}
+
 uint32_t atalab_ctrl_cmd_read(AtalabCtrl *c, unsigned channel, unsigned reg,
                               unsigned size)
 {
     uint32_t v = 0xFFFFFFFFu;
+    unsigned dev;
+    size_t pos, end;
+    bool block = data_access_begins(c, channel, reg, false, &dev, &pos, &end);
 
     if (channel < ATALAB_CHANNELS && reg < 8) {
         v = atalab_ata_reg_read(&c->chan[channel].bus, reg, size);
@@ -358,15 +388,34 @@ uint32_t atalab_ctrl_cmd_read(AtalabCtrl *c, unsigned channel, unsigned reg,
     if (size < 4) {
         v &= (1u << (8 * size)) - 1;
     }
-    atalab_trace_access(c->host, cmd_space[channel & 1], false, reg, size, v);
+    if (block) {
+        atalab_trace_writer_data_access(c->writer, channel, false);
+        atalab_trace_writer_data(c->writer, channel, dev, false, size, v,
+                                 pos, end);
+    } else {
+        atalab_ctrl_trace_access(c, ATALAB_SPACE_ATA, channel, false, reg,
+                                 size, v);
+    }
     return v;
 }
 
 void atalab_ctrl_cmd_write(AtalabCtrl *c, unsigned channel, unsigned reg,
                            uint32_t val, unsigned size)
 {
-    atalab_trace_access(c->host, cmd_space[channel & 1], true, reg, size,
-                        val);
+    unsigned dev;
+    size_t pos, end;
+
+    if (c->writer && reg == ATA_REG_DATA && channel < ATALAB_CHANNELS &&
+        atalab_ctrl_data_block(c, channel, true, &dev, &pos, &end)) {
+        atalab_trace_writer_data(c->writer, channel, dev, true, size, val,
+                                 pos, end);
+        atalab_trace_writer_data_access(c->writer, channel, true);
+        atalab_ata_reg_write(&c->chan[channel].bus, reg, val, size);
+        atalab_trace_writer_data_access(c->writer, channel, false);
+        return;
+    }
+    atalab_ctrl_trace_access(c, ATALAB_SPACE_ATA, channel, true, reg, size,
+                             val);
     if (channel < ATALAB_CHANNELS && reg == ATA_REG_COMMAND) {
         bool dev1 = c->chan[channel].bus.device & ATA_DEV_DEV;
 
@@ -386,14 +435,14 @@ uint32_t atalab_ctrl_ctl_read(AtalabCtrl *c, unsigned channel)
     if (channel < ATALAB_CHANNELS) {
         v = atalab_ata_altstatus(&c->chan[channel].bus);
     }
-    atalab_trace_access(c->host, ctl_space[channel & 1], false, 0, 1, v);
+    atalab_ctrl_trace_access(c, ATALAB_SPACE_CTL, channel, false, 0, 1, v);
     return v;
 }
 
 void atalab_ctrl_ctl_write(AtalabCtrl *c, unsigned channel, uint32_t val)
 {
-    atalab_trace_access(c->host, ctl_space[channel & 1], true, 0, 1,
-                        val & 0xFF);
+    atalab_ctrl_trace_access(c, ATALAB_SPACE_CTL, channel, true, 0, 1,
+                             val & 0xFF);
     if (channel < ATALAB_CHANNELS) {
         atalab_ata_devctl_write(&c->chan[channel].bus, val);
     }
@@ -416,7 +465,7 @@ uint32_t atalab_ctrl_bm_read(AtalabCtrl *c, uint32_t offset, unsigned size)
     for (i = 0; i < size && i < 4; i++) {
         v |= (uint32_t)bm_read_byte(c, offset + i) << (8 * i);
     }
-    atalab_trace_access(c->host, "bm", false, offset, size, v);
+    atalab_ctrl_trace_access(c, ATALAB_SPACE_BM, 0, false, offset, size, v);
     return v;
 }
 
@@ -425,7 +474,8 @@ void atalab_ctrl_bm_write(AtalabCtrl *c, uint32_t offset, uint32_t val,
 {
     unsigned i;
 
-    atalab_trace_access(c->host, "bm", true, offset, size, val);
+    atalab_ctrl_trace_access(c, ATALAB_SPACE_BM, 0, true, offset, size,
+                             val);
     for (i = 0; i < size && i < 4; i++) {
         uint32_t o = offset + i;
 
@@ -519,9 +569,32 @@ void atalab_ctrl_faults_changed(AtalabCtrl *c)
     }
 }
 
-void atalab_ctrl_trace_summary(const AtalabCtrl *c)
+void atalab_ctrl_set_trace_data(AtalabCtrl *c, AtalabTraceData mode)
+{
+    if (c->writer) {
+        atalab_trace_writer_set_data(c->writer, mode);
+    }
+}
+
+void atalab_ctrl_set_trace_time(AtalabCtrl *c, AtalabTraceTime mode)
+{
+    if (c->writer) {
+        atalab_trace_writer_set_time(c->writer, mode);
+    }
+}
+
+void atalab_ctrl_trace_flush(AtalabCtrl *c)
+{
+    if (c->writer) {
+        atalab_trace_writer_flush(c->writer);
+    }
+}
+
+void atalab_ctrl_trace_summary(AtalabCtrl *c)
 {
     unsigned i;
+
+    atalab_ctrl_trace_flush(c);
 
     for (i = 0; i < ATALAB_DRIVES; i++) {
         const AtalabDriveCheck *k = &c->check[i];

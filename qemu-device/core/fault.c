@@ -445,6 +445,14 @@ static void append_rule(GString *s, const AtalabFaultRule *r)
     }
 }
 
+char *atalab_fault_rule_text(const AtalabFaultRule *r)
+{
+    GString *s = g_string_new(NULL);
+
+    append_rule(s, r);
+    return g_string_free(s, FALSE);
+}
+
 char *atalab_faults_list(const AtalabFaults *f)
 {
     GString *s = g_string_new(NULL);

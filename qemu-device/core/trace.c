@@ -27,18 +27,5 @@ void atalab_trace(const AtalabHost *h, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(record + n, sizeof(record) - n, fmt, ap);
     va_end(ap);
-    h->trace(h->opaque, record);
-}
-
-void atalab_trace_access(const AtalabHost *h, const char *space, bool write,
-                         uint32_t offset, unsigned size, uint32_t value)
-{
-    if (!atalab_tracing(h)) {
-        return;
-    }
-    if (size < 4) {
-        value &= (1u << (8 * size)) - 1;
-    }
-    atalab_trace(h, "%s %c 0x%x %u 0x%0*x", space, write ? 'w' : 'r',
-                 offset, size, (int)(size * 2), value);
+    h->trace(h->trace_opaque ? h->trace_opaque : h->opaque, record);
 }

@@ -37,8 +37,4 @@ int64_t atalab_now(const AtalabHost *h);
 void atalab_trace(const AtalabHost *h, const char *fmt, ...)
     G_GNUC_PRINTF(2, 3);
 
-/* One register access: "<space> <r|w> 0x<offset> <size> 0x<value>". */
-void atalab_trace_access(const AtalabHost *h, const char *space, bool write,
-                         uint32_t offset, unsigned size, uint32_t value);
-
 #endif

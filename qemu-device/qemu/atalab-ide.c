@@ -79,6 +79,9 @@ struct AtalabIdeState {
     /* properties */
     char *model;
     char *trace_path;
+    char *trace_data;           /* "block" (default) or "raw" */
+    char *trace_time;           /* "absolute" (default) or "relative" */
+    char *trace_info;           /* file of "KEY VALUE" header lines */
     BlockBackend *blk[ATALAB_DRIVES];
     char *drive_model[ATALAB_DRIVES];
     char *drive_serial[ATALAB_DRIVES];
@@ -103,6 +106,7 @@ struct AtalabIdeState {
     AtalabHost host;
     AtalabCtrl *ctrl;
     FILE *trace;
+    GString *trace_early;       /* records before the header is written */
     Notifier exit_notifier;
     Notifier machine_done;
     /* Requests that failed under werror/rerror=stop: retried on resume. */
@@ -394,6 +398,10 @@ static void atalab_host_trace(void *opaque, const char *record)
 {
     AtalabIdeState *s = opaque;
 
+    if (s->trace_early) {
+        g_string_append_printf(s->trace_early, "%s\n", record);
+        return;
+    }
     fputs(record, s->trace);
     fputc('\n', s->trace);
 }
@@ -940,6 +948,90 @@ static void atalab_machine_done(Notifier *n, void *data)
     }
 }
 
+/* Realize failed: no trace file is left behind open. */
+static void atalab_trace_abandon(AtalabIdeState *s)
+{
+    if (s->trace) {
+        fclose(s->trace);
+        s->trace = NULL;
+    }
+    if (s->trace_early) {
+        g_string_free(s->trace_early, TRUE);
+        s->trace_early = NULL;
+    }
+}
+
+/* The trace-data and trace-time properties. */
+static bool atalab_trace_modes(AtalabIdeState *s, Error **errp)
+{
+    const char *data = s->trace_data ? s->trace_data : "block";
+    const char *time = s->trace_time ? s->trace_time : "absolute";
+
+    if (strcmp(data, "block") && strcmp(data, "raw")) {
+        error_setg(errp, "trace-data must be block or raw, not '%s'", data);
+        return false;
+    }
+    if (strcmp(time, "absolute") && strcmp(time, "relative")) {
+        error_setg(errp, "trace-time must be absolute or relative, not '%s'",
+                   time);
+        return false;
+    }
+    atalab_ctrl_set_trace_data(s->ctrl, strcmp(data, "raw") ?
+                               ATALAB_TRACE_DATA_BLOCK :
+                               ATALAB_TRACE_DATA_RAW);
+    atalab_ctrl_set_trace_time(s->ctrl, strcmp(time, "relative") ?
+                               ATALAB_TRACE_TIME_ABSOLUTE :
+                               ATALAB_TRACE_TIME_RELATIVE);
+    return true;
+}
+
+/*
+ * The trace header (traces/FORMAT.md): the controller's lines, the QEMU
+ * version and the trace-info file's "KEY VALUE" lines; then the records
+ * the controller wrote while it was being set up.
+ */
+static bool atalab_trace_start(AtalabIdeState *s, Error **errp)
+{
+    g_autoptr(GPtrArray) extra = g_ptr_array_new_with_free_func(g_free);
+    g_autofree char *info = NULL;
+    g_autofree char *header = NULL;
+    g_auto(GStrv) lines = NULL;
+    g_autoptr(GError) err = NULL;
+    unsigned i;
+
+    g_ptr_array_add(extra, g_strdup("qemu"));
+    g_ptr_array_add(extra, g_strdup(QEMU_VERSION));
+    if (s->trace_info) {
+        if (!g_file_get_contents(s->trace_info, &info, NULL, &err)) {
+            error_setg(errp, "trace-info: %s", err->message);
+            return false;
+        }
+        lines = g_strsplit(info, "\n", -1);
+        for (i = 0; lines[i]; i++) {
+            char *sp = strchr(lines[i], ' ');
+
+            if (!lines[i][0]) {
+                continue;
+            }
+            if (!sp || sp == lines[i]) {
+                error_setg(errp, "%s:%u: not a 'KEY VALUE' line",
+                           s->trace_info, i + 1);
+                return false;
+            }
+            g_ptr_array_add(extra, g_strndup(lines[i], sp - lines[i]));
+            g_ptr_array_add(extra, g_strdup(sp + 1));
+        }
+    }
+    g_ptr_array_add(extra, NULL);
+    header = atalab_ctrl_trace_header(s->ctrl,
+                                      (const char *const *)extra->pdata);
+    fputs(header, s->trace);
+    fputs(s->trace_early->str, s->trace);
+    g_string_free(s->trace_early, TRUE);
+    s->trace_early = NULL;
+    return true;
+}
+
 static void atalab_ide_realize(PCIDevice *d, Error **errp)
 {
     AtalabIdeState *s = ATALAB_IDE(d);
@@ -998,8 +1090,7 @@ static void atalab_ide_realize(PCIDevice *d, Error **errp)
                              s->trace_path);
             return;
         }
-        s->exit_notifier.notify = atalab_trace_flush;
-        qemu_add_exit_notifier(&s->exit_notifier);
+        s->trace_early = g_string_new(NULL);
     }
 
     s->host = (AtalabHost) {
@@ -1039,9 +1130,20 @@ static void atalab_ide_realize(PCIDevice *d, Error **errp)
             error_setg(errp, "%s", err);
             atalab_ctrl_free(s->ctrl);
             s->ctrl = NULL;
+            atalab_trace_abandon(s);
             return;
         }
         atalab_ctrl_faults_changed(s->ctrl);
+    }
+    if (s->trace) {
+        if (!atalab_trace_modes(s, errp) || !atalab_trace_start(s, errp)) {
+            atalab_ctrl_free(s->ctrl);
+            s->ctrl = NULL;
+            atalab_trace_abandon(s);
+            return;
+        }
+        s->exit_notifier.notify = atalab_trace_flush;
+        qemu_add_exit_notifier(&s->exit_notifier);
     }
 
     for (i = 0; i < ATALAB_CHANNELS; i++) {
@@ -1134,6 +1236,9 @@ static const VMStateDescription vmstate_atalab_ide = {
 static Property atalab_ide_properties[] = {
     DEFINE_PROP_STRING("model", AtalabIdeState, model),
     DEFINE_PROP_STRING("trace", AtalabIdeState, trace_path),
+    DEFINE_PROP_STRING("trace-data", AtalabIdeState, trace_data),
+    DEFINE_PROP_STRING("trace-time", AtalabIdeState, trace_time),
+    DEFINE_PROP_STRING("trace-info", AtalabIdeState, trace_info),
     /*
      * Cable per channel: 40 or 80 conductors; 0 (unset) = personality
      * default.  Reads back the cable in effect once realized.
@@ -1301,6 +1406,12 @@ static void atalab_ide_describe_properties(ObjectClass *klass)
     static const char *const what[][2] = {
         { "trace", "file to write the register trace to "
           "(traces/FORMAT.md)" },
+        { "trace-data", "block: fold data port accesses per DRQ block and "
+          "repeated Status reads (default); raw: a record per access" },
+        { "trace-time", "absolute: the virtual clock (default); relative: "
+          "since the channel's latest command" },
+        { "trace-info", "file of 'KEY VALUE' lines for the trace header "
+          "(tools/atalab run writes it)" },
         { "cable0", "primary channel cable: 40 or 80 conductors; "
           "0: the model's" },
         { "cable1", "secondary channel cable: 40 or 80 conductors; "

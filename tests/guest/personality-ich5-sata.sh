@@ -18,7 +18,7 @@ cat "$WORK/stdout"
 	fail "port 0 image does not hold the pattern"
 "$ATALAB_CACHE_BIN"/ata-pattern verify "$WORK/p1.img" --size 16M --seed 22 ||
 	fail "port 1 image does not hold the pattern"
-grep -Eq '^[0-9]+ cfg w 0x92 2 0x[0-9a-f]{2}03$' "$TRACE" ||
+grep -Eq '^[0-9]+ cfg w 0x92 2 0x[0-9a-f]{2}03 reg=PCS$' "$TRACE" ||
 	fail "the driver did not enable the ports in PCS"
 grep -q ' ata0 sata-port d0 port=0 up$' "$TRACE" || fail "port 0 never came up"
 grep -q ' ata1 sata-port d0 port=1 up$' "$TRACE" || fail "port 1 never came up"

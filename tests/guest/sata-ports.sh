@@ -15,7 +15,7 @@ expect_status 0 --model ich5-sata --driver atalab_piix --trace "$TRACE" \
 cat "$WORK/stdout"
 grep -q 'MAP 0x0: SATA port 0 primary, 1 secondary' "$WORK/console.log" ||
 	fail "atalab_piix did not report MAP 000b"
-grep -Eq '^[0-9]+ cfg w 0x92 2 0x[0-9a-f]{2}03$' "$TRACE" || fail "the ports were not enabled in PCS"
+grep -Eq '^[0-9]+ cfg w 0x92 2 0x[0-9a-f]{2}03 reg=PCS$' "$TRACE" || fail "the ports were not enabled in PCS"
 grep -q ' ata1 sata-port d0 port=1 up$' "$TRACE" || fail "port 1 never came up"
 expect_clean_ata_log
 expect_no_violations "ata0 d0" "ata1 d0"

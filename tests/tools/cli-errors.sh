@@ -36,6 +36,9 @@ expect 2 "takes no arguments" -- setup again
 expect 2 "--runs wants a positive number, got '0'" -- bench --runs 0
 expect 2 "--kernel /nonexistent/bzImage: no such file" -- run --kernel /nonexistent/bzImage
 expect 2 "--fault-seed wants a non-negative number, got 'x'" -- run --fault-seed x
+expect 2 "--trace-data wants block or raw, got 'folded'" -- run --trace t.txt --trace-data folded
+expect 2 "--trace-time wants absolute or relative, got 'wall'" -- run --trace t.txt --trace-time wall
+expect 2 "--trace-data has no effect without --trace" -- run --trace-data raw
 expect 2 "--faults $WORK/none.rules: no such readable file" -- run --faults "$WORK/none.rules"
 expect 2 "--faults has no effect with --controller piix4-ide" -- run --controller piix4-ide --faults "$WORK/empty.gdb"
 expect 2 "matrix: unknown personality 'ich6' \(known: piix3 piix4 ich5-80 ich5-40 ich5-sata\)" -- \

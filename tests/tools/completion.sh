@@ -27,6 +27,8 @@ has "debug options (run's too)" --model -- debug --mo
 has "test options" --help -- test --he
 has "models" ich5-sata -- run --model ich
 has "controllers" piix4-ide -- run --controller p
+has "trace data modes" raw -- run --trace-data r
+has "trace time modes" relative -- run --trace-time r
 has "stop-on events" violation -- debug --stop-on v
 has "stop-on registers" write=UDMATIM -- debug --stop-on write=U
 has "stop-on registers" write=IDE_CONFIG -- debug --stop-on write=I

@@ -452,10 +452,18 @@ bool fake_host_trace_has(FakeHost *fh, const char *substr)
     return fake_host_trace_count(fh, substr) > 0;
 }
 
+void fake_host_trace_flush(FakeHost *fh)
+{
+    if (fh->ctrl) {
+        atalab_ctrl_trace_flush(fh->ctrl);
+    }
+}
+
 unsigned fake_host_trace_count(FakeHost *fh, const char *substr)
 {
     unsigned i, n = 0;
 
+    fake_host_trace_flush(fh);
     for (i = 0; i < fh->trace->len; i++) {
         if (strstr(g_ptr_array_index(fh->trace, i), substr)) {
             n++;
@@ -466,5 +474,6 @@ unsigned fake_host_trace_count(FakeHost *fh, const char *substr)
 
 void fake_host_trace_clear(FakeHost *fh)
 {
+    fake_host_trace_flush(fh);
     g_ptr_array_set_size(fh->trace, 0);
 }

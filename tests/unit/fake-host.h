@@ -25,6 +25,7 @@
 
 #include <glib.h>
 
+#include "atalab-ctrl.h"
 #include "atalab-host.h"
 
 #define FAKE_RAM_SIZE   (4 * 1024 * 1024)
@@ -76,6 +77,11 @@ typedef struct FakeHost {
     /* Called on every guest memory access (re-entrancy tests). */
     void (*on_dma)(void *opaque, uint64_t addr, bool write);
     void *on_dma_opaque;
+    /*
+     * The controller on this host, when tracing: the trace functions
+     * below flush its trace writer first, so they see every record.
+     */
+    AtalabCtrl *ctrl;
 } FakeHost;
 
 /* tracing: capture records (otherwise host.trace is NULL). */
@@ -99,6 +105,8 @@ FakeOp *fake_host_peek(FakeHost *fh);
 /* Advance the virtual clock by ns, running the timers that expire. */
 void fake_host_advance(FakeHost *fh, int64_t ns);
 
+/* Write what fh->ctrl's trace writer holds back (polls, a data block). */
+void fake_host_trace_flush(FakeHost *fh);
 /* Does any captured record contain substr? */
 bool fake_host_trace_has(FakeHost *fh, const char *substr);
 unsigned fake_host_trace_count(FakeHost *fh, const char *substr);

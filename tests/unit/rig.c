@@ -25,6 +25,7 @@ Rig *rig_new_full(const char *personality, unsigned drive_mask,
         }
     }
     r->c = atalab_ctrl_new(p, &r->fh.host, drives);
+    r->fh.ctrl = r->c;
     atalab_ctrl_firmware_init(r->c);
     return r;
 }
@@ -38,6 +39,7 @@ void rig_free(Rig *r)
 {
     fake_host_complete_all(&r->fh);
     atalab_ctrl_free(r->c);
+    r->fh.ctrl = NULL;
     fake_host_cleanup(&r->fh);
     g_free(r);
 }

@@ -19,7 +19,9 @@ static const ExpectReg piix4_expect[] = {
 static AtalabCtrl *new_bare(FakeHost *fh, const char *name)
 {
     fake_host_init(fh, true);
-    return atalab_ctrl_new(atalab_personality_find(name), &fh->host, NULL);
+    fh->ctrl = atalab_ctrl_new(atalab_personality_find(name), &fh->host,
+                               NULL);
+    return fh->ctrl;
 }
 
 static void test_identity(void)

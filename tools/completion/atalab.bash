@@ -39,6 +39,8 @@ _atalab() {
 	--cable) values="40 80" ;;
 	--controller) values="atalab piix4-ide none" ;;
 	--accel) values="auto tcg kvm" ;;
+	--trace-data) values="block raw" ;;
+	--trace-time) values="absolute relative" ;;
 	--suite) values="unit style tools guest debug fuzz" ;;
 	--device-opt)
 		values=$(sed -n 's/^  \([a-z][a-z0-9_-]*\)=.*/\1=/p' "$(_atalab_cache)/qemu/build/atalab-ide.help" 2>/dev/null)

@@ -19,6 +19,8 @@ run_options() {
 	opt --controller KIND "atalab (default), piix4-ide (QEMU's stock PIIX4 IDE, for comparisons) or none"
 	opt --device-opt OPT+ "extra atalab-ide property, e.g. model0=MY DISK, strict=on (see --list-device-opts)"
 	opt --trace FILE "write atalab-ide's register trace to FILE (traces/FORMAT.md); its folder is created"
+	opt --trace-data 'block|raw' "block (default): a record per PIO DRQ block and per run of identical Status reads; raw: a record per register access"
+	opt --trace-time 'absolute|relative' "absolute (default): the virtual clock; relative: since the channel's latest command"
 	opt --faults FILE "fault rules (docs/faults.md), every line checked before the guest boots"
 	opt --fault-seed N "seed of the probability triggers and bit flips of --faults (default 0)"
 	opt --monitor SOCKET "HMP monitor on the unix socket SOCKET, for 'atalab monitor SOCKET COMMAND'"
@@ -81,6 +83,8 @@ run_check_options() {
 	RUN_CABLE=${OPT[--cable]:-}
 	RUN_CONTROLLER=${OPT[--controller]:-atalab}
 	RUN_TRACE=${OPT[--trace]:-}
+	RUN_TRACE_DATA=${OPT[--trace-data]:-}
+	RUN_TRACE_TIME=${OPT[--trace-time]:-}
 	RUN_MONITOR=${OPT[--monitor]:-}
 	RUN_KERNEL=${OPT[--kernel]:-}
 	RUN_FAULTS=${OPT[--faults]:-}
@@ -109,6 +113,13 @@ run_check_options() {
 	if [ "$RUN_MODEL" = ich5-sata ] && [ ${#RUN_DISKS[@]} -gt 2 ]; then
 		usage_error "ich5-sata has two SATA ports: at most 2 --disk"
 	fi
+	case "$RUN_TRACE_DATA" in "" | block | raw) ;;
+	*) usage_error "--trace-data wants block or raw, got '$RUN_TRACE_DATA'" ;; esac
+	case "$RUN_TRACE_TIME" in "" | absolute | relative) ;;
+	*) usage_error "--trace-time wants absolute or relative, got '$RUN_TRACE_TIME'" ;; esac
+	for d in --trace-data --trace-time; do
+		! opt_given $d || [ -n "$RUN_TRACE" ] || usage_error "$d has no effect without --trace"
+	done
 	case "$RUN_ACCEL_ASKED" in auto | tcg | kvm) ;;
 	*) usage_error "--accel wants auto, tcg or kvm, got '$RUN_ACCEL_ASKED'" ;; esac
 	case "$RUN_CONTROLLER" in atalab | piix4-ide | none) ;;
@@ -124,7 +135,7 @@ run_check_options() {
 	fi
 	# Options that would have no effect are refused rather than ignored.
 	if [ "$RUN_CONTROLLER" != atalab ]; then
-		for d in --trace --model --device-opt --cable --faults --fault-seed; do
+		for d in --trace --trace-data --trace-time --model --device-opt --cable --faults --fault-seed; do
 			! opt_given $d || usage_error "$d has no effect with --controller $RUN_CONTROLLER (only atalab-ide has it)"
 		done
 	fi
@@ -226,7 +237,12 @@ run_prepare() {
 	done
 	[ -z "$dflt" ] || disk_lock_default "$dflt"
 	[ -n "$RUN_CABLE" ] && dev="$dev,cable0=$RUN_CABLE,cable1=$RUN_CABLE"
-	[ -n "$RUN_TRACE" ] && dev="$dev,trace=$(qemu_escape "$RUN_TRACE")"
+	if [ -n "$RUN_TRACE" ]; then
+		dev="$dev,trace=$(qemu_escape "$RUN_TRACE")"
+		[ -z "$RUN_TRACE_DATA" ] || dev="$dev,trace-data=$RUN_TRACE_DATA"
+		[ -z "$RUN_TRACE_TIME" ] || dev="$dev,trace-time=$RUN_TRACE_TIME"
+		dev="$dev,trace-info=$(qemu_escape "$RUN_LOG.trace-info")"
+	fi
 	[ -n "$RUN_FAULTS" ] && dev="$dev,faults=$(qemu_escape "$RUN_FAULTS")"
 	[ -n "$RUN_FAULT_SEED" ] && dev="$dev,fault-seed=$RUN_FAULT_SEED"
 	for i in "${RUN_DEVICE_OPTS[@]}"; do dev="$dev,$i"; done
@@ -240,6 +256,37 @@ run_prepare() {
 
 	accel_choose "$RUN_ACCEL_ASKED"
 	run_info "accelerator: $RUN_ACCEL ($RUN_ACCEL_WHY)"
+	[ -z "$RUN_TRACE" ] || run_trace_info >"$RUN_LOG.trace-info" ||
+		die "cannot write $RUN_LOG.trace-info"
+}
+
+# The release of an x86 bzImage: the string its setup header's
+# kernel_version field points to (Documentation/x86/boot.rst).
+bzimage_release() {
+	local off
+	off=$(od -An -tu2 -j526 -N2 "$1" 2>/dev/null | tr -d ' ')
+	[ -n "$off" ] && [ "$off" != 0 ] || { echo unknown; return 0; }
+	dd if="$1" bs=1 skip=$((off + 512)) count=128 status=none | tr '\0' '\n' | head -n1 | cut -d' ' -f1
+}
+
+# What the run knows for the trace header (traces/FORMAT.md, "Header"):
+# "KEY VALUE" lines for atalab-ide's trace-info property.
+run_trace_info() {
+	local version release
+	version=$(git -C "$ATALAB_ROOT" describe --always --dirty 2>/dev/null) || version="unknown (not a git checkout)"
+	if [ -n "$RUN_KERNEL" ]; then
+		release=$(bzimage_release "$RUN_KERNEL")
+	else
+		release=$(kernel_release)
+	fi
+	printf 'run.atalab %s\n' "$version"
+	printf 'run.kernel %s\n' "$release"
+	printf 'run.driver %s\n' "$RUN_DRIVER"
+	printf 'run.accel %s\n' "$RUN_ACCEL"
+	[ -z "$RUN_APPEND" ] || printf 'run.append %s\n' "${RUN_APPEND# }"
+	local cmd="${OPT_ARGS[*]}"
+	cmd=${cmd//$'\n'/ }
+	printf 'run.command %s\n' "${cmd//$'\r'/ }"
 }
 
 cmd_run() {

@@ -3,8 +3,11 @@
  * into an input of the core fuzzer (tests/fuzz/fuzz-core.h), so that the
  * fuzzer starts from what a real driver does.
  *
- * Every register access becomes the matching operation.  What the trace
- * does not record is approximated: each backend request ("io" record) is
+ * Every register access becomes the matching operation, a folded Status
+ * poll up to MAX_POLLS reads, a folded DRQ block its data port accesses
+ * again.  What the trace does not record is approximated: data written
+ * by PIO is a pattern (a block record has only its checksum), each
+ * backend request ("io" record) is
  * completed, successfully, right after it is issued; PRD tables are
  * rebuilt from the "bm prd" records, and guest addresses are folded into
  * the fuzz host's RAM.  Output stops before max-len bytes.
@@ -25,6 +28,7 @@
 #include "fuzz-core.h"
 
 #define RAM_MASK        (FUZZ_RAM_SIZE - 1)
+#define MAX_POLLS       8       /* reads a folded poll becomes */
 
 typedef struct Out {
     GByteArray *bytes;
@@ -117,10 +121,32 @@ static void convert_line(Out *o, const char *line)
     int eot;
     long long t;
 
+    if (line[0] == '#') {
+        return;                 /* the header */
+    }
     if (sscanf(line, "%lld %15s %3s 0x%x %u 0x%x", &t, space, rw, &off,
                &size, &val) == 6 && (rw[0] == 'r' || rw[0] == 'w') &&
         !rw[1]) {
-        access_op(o, space, rw[0] == 'w', off, size, val);
+        const char *polls = strstr(line, " polls=");
+        unsigned n = polls ? strtoul(polls + 7, NULL, 10) : 1, i;
+
+        /* A folded poll: as many reads, up to a few (FORMAT.md) */
+        for (i = 0; i < MIN(n, MAX_POLLS); i++) {
+            access_op(o, space, rw[0] == 'w', off, size, val);
+        }
+    } else if (sscanf(line, "%lld ata%u data d%*u %3s bytes=%u width=%u",
+                      &t, &ch, rw, &len, &size) == 5 ||
+               sscanf(line, "%lld ata%u data d%*u %3s bytes=%u", &t, &ch,
+                      rw, &len) == 4) {
+        /* A DRQ block: its accesses again; written data is a pattern. */
+        bool out = !strcmp(rw, "out");
+        unsigned i;
+
+        g_snprintf(space, sizeof(space), "ata%u", ch & 1);
+        size = strstr(line, " width=4 ") ? 4 : 2;
+        for (i = 0; i + size <= len; i += size) {
+            access_op(o, space, out, 0, size, out ? i * 0x01010101u : 0);
+        }
     } else if (sscanf(line, "%lld bm prd ch%u at=0x%x addr=0x%x len=%u "
                       "eot=%d", &t, &ch, &at, &addr, &len, &eot) == 6) {
         prd_op(o, at, addr, len, eot);

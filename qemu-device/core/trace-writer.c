@@ -1,0 +1,503 @@
+/*
+ * atalab emulator core: the trace writer (trace-writer.h; the records and
+ * the folding rules: traces/FORMAT.md).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "trace-writer.h"
+
+#define CHANNELS        2
+#define DRIVES          4
+#define RECORD_MAX      400
+
+/* FNV-1a, 32 bits (FORMAT.md "Data blocks"). */
+#define FNV32_OFFSET    2166136261u
+#define FNV32_PRIME     16777619u
+
+/* Repeated identical Status / Alternate Status reads. */
+typedef struct PendingPoll {
+    bool active;
+    AtalabTraceSpace space;
+    uint32_t offset;
+    uint32_t value;
+    int dev;
+    char reg[16];
+    char bits[64];
+    unsigned count;
+    int64_t first, last;
+} PendingPoll;
+
+/* The data port accesses of one DRQ block so far. */
+typedef struct PendingData {
+    bool active;
+    unsigned dev;
+    bool write;
+    size_t off;                 /* where in the block the record starts */
+    size_t bytes;
+    unsigned width;             /* 0: accesses of different sizes */
+    uint32_t sum;
+    int64_t last;
+} PendingData;
+
+typedef struct WriterChannel {
+    PendingPoll poll;
+    PendingData data;
+    bool in_data_access;
+    int last_dev;               /* device of the latest command, or -1 */
+    int64_t cmd_time;           /* its start, or -1 */
+} WriterChannel;
+
+struct AtalabTraceWriter {
+    const AtalabHost *out;
+    AtalabTraceData data_mode;
+    AtalabTraceTime time_mode;
+    bool started;
+    int64_t start;              /* time of the first record */
+    unsigned seq[DRIVES];       /* commands of each drive so far */
+    WriterChannel chan[CHANNELS];
+};
+
+static const char *const ata_space[CHANNELS] = { "ata0", "ata1" };
+static const char *const ctl_space[CHANNELS] = { "ctl0", "ctl1" };
+
+AtalabTraceWriter *atalab_trace_writer_new(const AtalabHost *out)
+{
+    AtalabTraceWriter *w = g_new0(AtalabTraceWriter, 1);
+    unsigned i;
+
+    w->out = out;
+    for (i = 0; i < CHANNELS; i++) {
+        w->chan[i].last_dev = -1;
+        w->chan[i].cmd_time = -1;
+    }
+    return w;
+}
+
+void atalab_trace_writer_free(AtalabTraceWriter *w)
+{
+    if (w) {
+        atalab_trace_writer_flush(w);
+        g_free(w);
+    }
+}
+
+void atalab_trace_writer_set_data(AtalabTraceWriter *w, AtalabTraceData m)
+{
+    atalab_trace_writer_flush(w);
+    w->data_mode = m;
+}
+
+void atalab_trace_writer_set_time(AtalabTraceWriter *w, AtalabTraceTime m)
+{
+    atalab_trace_writer_flush(w);
+    w->time_mode = m;
+}
+
+AtalabTraceData atalab_trace_writer_data_mode(const AtalabTraceWriter *w)
+{
+    return w->data_mode;
+}
+
+AtalabTraceTime atalab_trace_writer_time_mode(const AtalabTraceWriter *w)
+{
+    return w->time_mode;
+}
+
+/* ---- output ------------------------------------------------------------ */
+
+static void note_time(AtalabTraceWriter *w, int64_t t)
+{
+    if (!w->started) {
+        w->started = true;
+        w->start = t;
+    }
+}
+
+/* A time as written: absolute, or since the channel's command start. */
+static int64_t shown_time(const AtalabTraceWriter *w, int channel, int64_t t)
+{
+    int64_t base;
+
+    if (w->time_mode == ATALAB_TRACE_TIME_ABSOLUTE) {
+        return t;
+    }
+    base = w->start;
+    if (channel >= 0 && w->chan[channel].cmd_time >= 0) {
+        base = w->chan[channel].cmd_time;
+    }
+    return t - base;
+}
+
+static void emit(AtalabTraceWriter *w, int channel, int64_t t,
+                 const char *text)
+{
+    char record[RECORD_MAX];
+
+    snprintf(record, sizeof(record), "%" PRId64 " %s",
+             shown_time(w, channel, t), text);
+    w->out->trace(w->out->opaque, record);
+}
+
+static unsigned seq_of(const AtalabTraceWriter *w, unsigned channel,
+                       unsigned dev)
+{
+    return w->seq[channel * 2 + (dev & 1)];
+}
+
+/* " dev=U seq=S" of a channel record: the device of the latest command. */
+static void append_owner(const AtalabTraceWriter *w, GString *s,
+                         unsigned channel, int dev)
+{
+    if (dev < 0) {
+        dev = w->chan[channel].last_dev;
+    }
+    if (dev >= 0) {
+        g_string_append_printf(s, " dev=%d seq=%u", dev,
+                               seq_of(w, channel, dev));
+    }
+}
+
+static void format_access(const AtalabTraceWriter *w, GString *s,
+                          const AtalabTraceAccess *a)
+{
+    uint32_t value = a->value;
+    unsigned size = a->size;
+    const char *space = "cfg";
+
+    if (size < 4) {
+        value &= (1u << (8 * size)) - 1;
+    }
+    switch (a->space) {
+    case ATALAB_SPACE_CFG:
+        break;
+    case ATALAB_SPACE_ATA:
+        space = ata_space[a->channel & 1];
+        break;
+    case ATALAB_SPACE_CTL:
+        space = ctl_space[a->channel & 1];
+        break;
+    case ATALAB_SPACE_BM:
+        space = "bm";
+        break;
+    }
+    g_string_append_printf(s, "%s %c 0x%x %u 0x%0*x", space,
+                           a->write ? 'w' : 'r', a->offset, size,
+                           (int)(size * 2), value);
+    if (a->reg) {
+        g_string_append_printf(s, " reg=%s", a->reg);
+    }
+    if (a->cmd) {
+        g_string_append_printf(s, " cmd=%s", a->cmd);
+    }
+    if (a->bits) {
+        g_string_append_printf(s, " bits=%s", a->bits);
+    }
+    if (a->space != ATALAB_SPACE_CFG) {
+        append_owner(w, s, a->channel & 1, a->dev);
+    }
+}
+
+/* ---- folds ------------------------------------------------------------- */
+
+static void flush_poll(AtalabTraceWriter *w, unsigned channel)
+{
+    PendingPoll *p = &w->chan[channel].poll;
+    AtalabTraceAccess a = {
+        .space = p->space, .channel = channel, .dev = p->dev,
+        .offset = p->offset, .size = 1, .value = p->value,
+        .reg = p->reg, .bits = p->bits[0] ? p->bits : NULL,
+    };
+    g_autoptr(GString) s = NULL;
+
+    if (!p->active) {
+        return;
+    }
+    p->active = false;
+    s = g_string_new(NULL);
+    format_access(w, s, &a);
+    if (p->count > 1) {
+        g_string_append_printf(s, " polls=%u last=%" PRId64, p->count,
+                               shown_time(w, channel, p->last));
+    }
+    emit(w, channel, p->first, s->str);
+}
+
+static void flush_data(AtalabTraceWriter *w, unsigned channel, bool whole)
+{
+    PendingData *p = &w->chan[channel].data;
+    g_autoptr(GString) s = NULL;
+
+    if (!p->active) {
+        return;
+    }
+    p->active = false;
+    s = g_string_new(NULL);
+    g_string_append_printf(s, "%s data d%u %s bytes=%zu width=",
+                           ata_space[channel], p->dev,
+                           p->write ? "out" : "in", p->bytes);
+    if (p->width) {
+        g_string_append_printf(s, "%u", p->width);
+    } else {
+        g_string_append(s, "mixed");
+    }
+    g_string_append_printf(s, " sum=0x%08x", p->sum);
+    if (p->off) {
+        g_string_append_printf(s, " off=%zu", p->off);
+    }
+    if (p->off || !whole) {
+        g_string_append(s, " partial=1");
+    }
+    g_string_append_printf(s, " seq=%u", seq_of(w, channel, p->dev));
+    emit(w, channel, p->last, s->str);
+}
+
+static void flush_channel(AtalabTraceWriter *w, unsigned channel,
+                          bool keep_data)
+{
+    flush_poll(w, channel);
+    if (!keep_data) {
+        flush_data(w, channel, false);
+    }
+}
+
+void atalab_trace_writer_flush(AtalabTraceWriter *w)
+{
+    unsigned i;
+
+    for (i = 0; i < CHANNELS; i++) {
+        flush_channel(w, i, false);
+    }
+}
+
+/* ---- records of the core ---------------------------------------------- */
+
+/* "ataN" / "irqN" / "ctlN" -> N; -1 otherwise. */
+static int space_channel(const char *tok, size_t len, const char *prefix)
+{
+    size_t n = strlen(prefix);
+
+    if (len == n + 1 && !strncmp(tok, prefix, n) &&
+        (tok[n] == '0' || tok[n] == '1')) {
+        return tok[n] - '0';
+    }
+    return -1;
+}
+
+/* Drive records that describe the position, not a command. */
+static bool position_record(const char *kind, size_t len)
+{
+    static const char *const kinds[] = {
+        "timing", "timing-summary", "sata-port",
+    };
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(kinds); i++) {
+        if (strlen(kinds[i]) == len && !strncmp(kind, kinds[i], len)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The record's channel (-1: the controller's) and what it owes the writer. */
+typedef enum RecordKind {
+    RECORD_OTHER,               /* a cfg record, or a channel's (ctlN) */
+    RECORD_DRIVE,               /* "ataN KIND dU": gets seq= */
+    RECORD_COMMAND,             /* "ataN cmd dU": a new command number */
+    RECORD_OWNED,               /* irqN, bm ... chN: gets dev= seq= */
+} RecordKind;
+
+static RecordKind classify(const char *const tok[3], const size_t len[3],
+                           unsigned n, int *channel, unsigned *dev)
+{
+    *channel = n >= 1 ? space_channel(tok[0], len[0], "ata") : -1;
+    if (*channel >= 0) {
+        if (n < 3 || len[2] != 2 || tok[2][0] != 'd' ||
+            (tok[2][1] != '0' && tok[2][1] != '1') ||
+            position_record(tok[1], len[1])) {
+            return RECORD_OTHER;
+        }
+        *dev = tok[2][1] - '0';
+        return len[1] == 3 && !strncmp(tok[1], "cmd", 3) ? RECORD_COMMAND :
+               RECORD_DRIVE;
+    }
+    *channel = n >= 1 ? space_channel(tok[0], len[0], "irq") : -1;
+    if (*channel >= 0) {
+        return RECORD_OWNED;
+    }
+    if (n >= 3 && len[0] == 2 && !strncmp(tok[0], "bm", 2)) {
+        *channel = space_channel(tok[2], len[2], "ch");
+        if (*channel >= 0) {
+            return RECORD_OWNED;
+        }
+    }
+    *channel = n >= 1 ? space_channel(tok[0], len[0], "ctl") : -1;
+    return RECORD_OTHER;
+}
+
+void atalab_trace_writer_record(void *opaque, const char *record)
+{
+    AtalabTraceWriter *w = opaque;
+    const char *text, *tok[3] = { NULL };
+    size_t len[3] = { 0 };
+    char *end;
+    int64_t t = g_ascii_strtoll(record, &end, 10);
+    int channel;
+    unsigned i, dev = 0, n = 0;
+    RecordKind kind;
+    g_autoptr(GString) s = NULL;
+
+    text = *end == ' ' ? end + 1 : end;
+    note_time(w, t);
+    /* The first three tokens say where the record belongs. */
+    for (end = (char *)text; n < 3 && *end; n++) {
+        tok[n] = end;
+        len[n] = strcspn(end, " ");
+        end += len[n];
+        end += *end == ' ';
+    }
+    kind = classify(tok, len, n, &channel, &dev);
+    if (channel >= 0) {
+        flush_channel(w, channel, w->chan[channel].in_data_access);
+    } else {
+        for (i = 0; i < CHANNELS; i++) {
+            flush_channel(w, i, false);
+        }
+    }
+    s = g_string_new(text);
+    switch (kind) {
+    case RECORD_COMMAND:
+        w->seq[channel * 2 + dev]++;
+        w->chan[channel].last_dev = dev;
+        w->chan[channel].cmd_time = t;
+        /* fall through */
+    case RECORD_DRIVE:
+        g_string_append_printf(s, " seq=%u", seq_of(w, channel, dev));
+        break;
+    case RECORD_OWNED:
+        append_owner(w, s, channel, -1);
+        break;
+    case RECORD_OTHER:
+        break;
+    }
+    emit(w, channel, t, s->str);
+}
+
+/* ---- accesses ---------------------------------------------------------- */
+
+static bool is_status_read(const AtalabTraceAccess *a)
+{
+    return !a->write && a->size == 1 &&
+           ((a->space == ATALAB_SPACE_ATA && a->offset == 7) ||
+            a->space == ATALAB_SPACE_CTL);
+}
+
+static bool poll_continues(const PendingPoll *p, const AtalabTraceAccess *a)
+{
+    return p->active && p->space == a->space && p->offset == a->offset &&
+           p->value == (a->value & 0xFF) && p->dev == a->dev;
+}
+
+static int64_t now(const AtalabTraceWriter *w)
+{
+    const AtalabHost *h = w->out;
+
+    return h->clock_ns ? h->clock_ns(h->opaque) : 0;
+}
+
+void atalab_trace_writer_access(AtalabTraceWriter *w,
+                                const AtalabTraceAccess *a)
+{
+    int64_t t = now(w);
+    AtalabTraceAccess acc = *a;
+    g_autoptr(GString) s = NULL;
+    unsigned i;
+
+    note_time(w, t);
+    if (acc.space == ATALAB_SPACE_BM) {
+        acc.channel = acc.offset >= 8;
+        acc.dev = -1;
+    }
+    if (acc.space == ATALAB_SPACE_CFG) {
+        for (i = 0; i < CHANNELS; i++) {
+            flush_channel(w, i, false);
+        }
+    } else if (is_status_read(&acc) &&
+               w->data_mode == ATALAB_TRACE_DATA_BLOCK) {
+        PendingPoll *p = &w->chan[acc.channel].poll;
+
+        if (poll_continues(p, &acc)) {
+            p->count++;
+            p->last = t;
+            return;
+        }
+        flush_channel(w, acc.channel, false);
+        *p = (PendingPoll) {
+            .active = true, .space = acc.space, .offset = acc.offset,
+            .value = acc.value & 0xFF, .dev = acc.dev, .count = 1,
+            .first = t, .last = t,
+        };
+        g_strlcpy(p->reg, acc.reg ? acc.reg : "", sizeof(p->reg));
+        g_strlcpy(p->bits, acc.bits ? acc.bits : "", sizeof(p->bits));
+        return;
+    } else {
+        flush_channel(w, acc.channel, false);
+    }
+    s = g_string_new(NULL);
+    format_access(w, s, &acc);
+    emit(w, acc.space == ATALAB_SPACE_CFG ? -1 : (int)acc.channel, t,
+         s->str);
+}
+
+void atalab_trace_writer_data_access(AtalabTraceWriter *w, unsigned channel,
+                                     bool inside)
+{
+    w->chan[channel & 1].in_data_access = inside;
+}
+
+void atalab_trace_writer_data(AtalabTraceWriter *w, unsigned channel,
+                              unsigned dev, bool write, unsigned size,
+                              uint32_t value, size_t pos, size_t end)
+{
+    PendingData *p;
+    unsigned i;
+
+    channel &= 1;
+    p = &w->chan[channel].data;
+    if (w->data_mode == ATALAB_TRACE_DATA_RAW) {
+        atalab_trace_writer_access(w, &(AtalabTraceAccess) {
+            .space = ATALAB_SPACE_ATA, .channel = channel, .dev = dev,
+            .write = write, .offset = 0, .size = size, .value = value,
+            .reg = "Data" });
+        return;
+    }
+    flush_poll(w, channel);
+    if (p->active && (p->dev != dev || p->write != write ||
+                      p->off + p->bytes != pos)) {
+        flush_data(w, channel, false);
+    }
+    if (!p->active) {
+        *p = (PendingData) {
+            .active = true, .dev = dev, .write = write, .off = pos,
+            .width = size, .sum = FNV32_OFFSET,
+        };
+    }
+    if (p->width != size) {
+        p->width = 0;
+    }
+    for (i = 0; i < size; i++) {
+        p->sum = (p->sum ^ ((value >> (8 * i)) & 0xFF)) * FNV32_PRIME;
+    }
+    p->bytes += size;
+    p->last = now(w);
+    note_time(w, p->last);
+    if (pos + size >= end) {
+        flush_data(w, channel, true);
+    }
+}
