@@ -10,6 +10,7 @@
 
 #include <glib.h>
 
+#include "trace-records.h"
 #include "trace-writer.h"
 
 #define CHANNELS        2
@@ -289,20 +290,17 @@ static int space_channel(const char *tok, size_t len, const char *prefix)
     return -1;
 }
 
-/* Drive records that describe the position, not a command. */
-static bool position_record(const char *kind, size_t len)
+/*
+ * Does the record kind (len bytes at kind) of source carry the key?  The
+ * record table (trace-records.h) says which records carry a command
+ * number (seq) and the device that owns them (dev).
+ */
+static bool form_has(const char *source, const char *kind, size_t len,
+                     const char *key)
 {
-    static const char *const kinds[] = {
-        "timing", "timing-summary", "sata-port",
-    };
-    size_t i;
+    const AtalabTraceForm *f = atalab_trace_form_find(source, kind, len);
 
-    for (i = 0; i < G_N_ELEMENTS(kinds); i++) {
-        if (strlen(kinds[i]) == len && !strncmp(kind, kinds[i], len)) {
-            return true;
-        }
-    }
-    return false;
+    return f && atalab_trace_form_has_key(f, key);
 }
 
 /* The record's channel (-1: the controller's) and what it owes the writer. */
@@ -320,7 +318,7 @@ static RecordKind classify(const char *const tok[3], const size_t len[3],
     if (*channel >= 0) {
         if (n < 3 || len[2] != 2 || tok[2][0] != 'd' ||
             (tok[2][1] != '0' && tok[2][1] != '1') ||
-            position_record(tok[1], len[1])) {
+            !form_has("ata", tok[1], len[1], "seq")) {
             return RECORD_OTHER;
         }
         *dev = tok[2][1] - '0';
@@ -329,12 +327,13 @@ static RecordKind classify(const char *const tok[3], const size_t len[3],
     }
     *channel = n >= 1 ? space_channel(tok[0], len[0], "irq") : -1;
     if (*channel >= 0) {
-        return RECORD_OWNED;
+        return form_has("irq", NULL, 0, "dev") ? RECORD_OWNED : RECORD_OTHER;
     }
     if (n >= 3 && len[0] == 2 && !strncmp(tok[0], "bm", 2)) {
         *channel = space_channel(tok[2], len[2], "ch");
         if (*channel >= 0) {
-            return RECORD_OWNED;
+            return form_has("bm", tok[1], len[1], "dev") ? RECORD_OWNED :
+                   RECORD_OTHER;
         }
     }
     *channel = n >= 1 ? space_channel(tok[0], len[0], "ctl") : -1;

@@ -17,6 +17,7 @@
 
 #include "atalab-ctrl.h"
 #include "fuzz-core.h"
+#include "trace-read.h"
 
 #define RAM_SIZE        FUZZ_RAM_SIZE
 #define DISK_SECTORS    256
@@ -376,6 +377,9 @@ static bool show_trace;
 
 static void h_trace(void *opaque, const char *record)
 {
+    AtalabTraceRecord rec;
+    char *why = NULL;
+
     if (show_trace) {
         fprintf(stderr, "%s\n", record);
     }
@@ -383,6 +387,12 @@ static void h_trace(void *opaque, const char *record)
         fprintf(stderr, "%s\n", record);
         die("the core traced a bug");
     }
+    /* Every record is a form of the record table (trace-records.h). */
+    if (!atalab_trace_parse(record, true, &rec, &why)) {
+        fprintf(stderr, "%s: %s\n", record, why);
+        die("the core wrote a record the table lacks");
+    }
+    atalab_trace_record_clear(&rec);
 }
 
 static void advance(Fuzz *f, int64_t ns)

@@ -11,6 +11,10 @@ QEMU_IMG=${ATALAB_CACHE:-$HOME/.cache/atalab}/qemu/build/qemu-img
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/atalab-test.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
+# trace_grep ARGS... FILE: atalab trace grep; no match is not an error
+# (a malformed trace still is).
+trace_grep() { "$ATALAB" trace grep "$@" || [ $? = 1 ]; }
+
 fail() {
 	echo "FAIL: $*" >&2
 	if [ -s "$WORK/console.log" ]; then

@@ -4,5 +4,5 @@
 # verified, no timing violation (in particular no udma-40-wire).
 . "$(dirname "$0")/personality-lib.sh"
 personality_test ich5 XFER_UDMA_2 --cable 40
-awk '$2 == "ata0" && $3 == "timing" && $4 == "d0"' "$TRACE" | tail -n1 |
+"$ATALAB" trace grep --kind timing --source ata0 --dev 0 "$TRACE" | tail -n1 |
 	grep -q 'udma=on:udma2 ct=2 clk=33$' || fail "decoded timing is not UDMA 2: $(grep ' timing d0' "$TRACE" | tail -n1)"

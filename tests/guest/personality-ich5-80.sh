@@ -4,5 +4,5 @@
 # verified, no timing violation.
 . "$(dirname "$0")/personality-lib.sh"
 personality_test ich5 XFER_UDMA_5 --cable 80
-awk '$2 == "ata0" && $3 == "timing" && $4 == "d0"' "$TRACE" | tail -n1 |
+"$ATALAB" trace grep --kind timing --source ata0 --dev 0 "$TRACE" | tail -n1 |
 	grep -q 'udma=on:udma5 ct=1 clk=100$' || fail "decoded timing is not UDMA 5: $(grep ' timing d0' "$TRACE" | tail -n1)"

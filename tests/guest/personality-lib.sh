@@ -8,9 +8,15 @@
 
 TRACE=$WORK/trace
 
-# The timing (and protocol) violation records of the trace.
+# The timing (and protocol) violation records of the trace, read with the
+# trace reader (tools/atalab trace grep).
 trace_violations() {
-	awk '$3 == "violation"' "$TRACE"
+	trace_grep --kind violation "$TRACE"
+}
+
+# summary_field CHANNEL DEV KEY: KEY of the drive's timing-summary record.
+summary_field() {
+	"$ATALAB" trace grep --kind timing-summary --source "$1" --dev "${2#d}" --field "$3" "$TRACE"
 }
 
 # expect_no_violations DRIVE...: no violation record at all, each listed
@@ -19,14 +25,16 @@ trace_violations() {
 expect_no_violations() {
 	local v d
 	[ -s "$TRACE" ] || fail "no trace written"
+	# Every record is one of the record table's, with no unknown key.
+	"$ATALAB" trace check "$TRACE" >/dev/null || fail "the trace does not read strictly"
 	v=$(trace_violations)
 	[ -z "$v" ] || fail "violations in the trace:
 $v"
 	for d in "$@"; do
-		grep -Eq "^[0-9]+ ${d% *} timing-summary ${d#* } checks=[1-9][0-9]* violations=0\$" "$TRACE" ||
+		[ "$(summary_field $d checks)" -gt 0 ] && [ "$(summary_field $d violations)" = 0 ] ||
 			fail "no clean timing-summary with checked transfers for $d: $(grep timing-summary "$TRACE")"
 	done
-	! grep -Eq ' timing-summary .* violations=[1-9]' "$TRACE" ||
+	[ "$("$ATALAB" trace grep --kind timing-summary --sum violations "$TRACE")" = 0 ] ||
 		fail "timing-summary reports violations: $(grep timing-summary "$TRACE")"
 }
 

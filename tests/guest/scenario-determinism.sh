@@ -12,7 +12,7 @@ grep -qx 'seed = 12' "$WORK/other-seed.scenario" || fail "could not change the s
 	"$WORK/other-seed.scenario" >"$WORK/table" 2>"$WORK/stderr" ||
 	fail "a run failed: $(cat "$WORK/table" "$WORK/stderr")"
 # firings NAME: the fault records of a run, without their timestamps.
-firings() { awk '$3 == "fault" { $1 = ""; print }' "$WORK/runs/$1/trace"; }
+firings() { trace_grep --kind fault "$WORK/runs/$1/trace" | cut -d' ' -f2-; }
 firings latency-prob >"$WORK/a"
 firings again >"$WORK/b"
 firings other-seed >"$WORK/c"

@@ -25,7 +25,7 @@ pattern-rw /dev/sda 1M 4 >/dev/null && echo "final $(cat /sys/class/ata_device/d
 
 # Last decoded timing of the primary master.
 last_timing() {
-	awk '$2 == "ata0" && $3 == "timing" && $4 == "d0"' "$TRACE" | tail -n1 | cut -d' ' -f5-
+	trace_grep --kind timing --source ata0 --dev 0 "$TRACE" | tail -n1 | cut -d' ' -f5-
 }
 
 for driver in atalab_piix ata_piix; do
@@ -41,14 +41,14 @@ for driver in atalab_piix ata_piix; do
 	done
 	grep -qx 'final XFER_PIO_4 pattern ok' "$WORK/stdout" || fail "the final PIO4 pattern did not verify"
 	grep -q 'limiting speed to UDMA/66:PIO4' "$WORK/console.log" || fail "no speed-down message"
-	errors=$(grep -c ' ata0 error d0 ICRC ' "$TRACE")
+	errors=$(trace_grep --kind error --source ata0 --dev 0 --word ICRC --count "$TRACE")
 	[ "$errors" = 15 ] || fail "$errors ICRC errors, expected 15"
 	v=$(trace_violations)
 	bad=$(echo "$v" | grep -v ' ata0 violation d0 udma-off-in-udma reg=UDMACTL expected=on actual=off xfer=dma seq=[0-9]*$' || true)
 	[ -z "$bad" ] || fail "violations the guest did not cause:
 $bad"
 	[ "$(echo "$v" | wc -l)" = "$errors" ] || fail "$(echo "$v" | wc -l) violations for $errors ICRC errors"
-	grep -Eq "^[0-9]+ ata0 timing-summary d0 checks=[0-9]+ violations=$errors\$" "$TRACE" ||
+	[ "$(summary_field ata0 d0 violations)" = "$errors" ] ||
 		fail "timing-summary: $(grep timing-summary "$TRACE")"
 	last_timing | grep -q ' pio=120ns/pio4 .* udma=off:udma0 ct=0 clk=33$' ||
 		fail "atalab_piix left Ultra DMA bits in PIO4: $(last_timing)"

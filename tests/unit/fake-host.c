@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fake-host.h"
+#include "trace-read.h"
 
 struct AtalabTimer {
     AtalabTimerFn *fn;
@@ -208,12 +209,23 @@ static void fh_timer_free(void *opaque, AtalabTimer *t)
 static void fh_trace(void *opaque, const char *record)
 {
     FakeHost *fh = opaque;
+    AtalabTraceRecord rec;
+    char *why = NULL;
 
     g_assert(!strchr(record, '\n'));
     /* A record the core only writes when its own invariants broke. */
     if (strstr(record, " bug ")) {
         g_error("core reports a bug: %s", record);
     }
+    /*
+     * Every record the core writes is one of the record table's forms
+     * (trace-records.h), with no key the table lacks.
+     */
+    if (!atalab_trace_parse(record, true, &rec, &why)) {
+        g_error("the core wrote a record the table lacks: %s: %s", why,
+                record);
+    }
+    atalab_trace_record_clear(&rec);
     g_ptr_array_add(fh->trace, g_strdup(record));
 }
 

@@ -6,14 +6,15 @@
 ATALAB_BENCH_RULES=10000
 
 cmd_bench() {
-	local size=256M runs=3
+	local size=256M runs=3 trace=0
 	while [ $# -gt 0 ]; do
 		case "$1" in
+		--trace) trace=1; shift ;;
 		--size) [ $# -ge 2 ] || usage_error "option --size needs a value"; size=$2; shift 2 ;;
 		--runs) [ $# -ge 2 ] || usage_error "option --runs needs a value"; runs=$2; shift 2 ;;
 		-h | --help)
 			cat <<USAGE
-usage: atalab bench [--size SIZE] [--runs N]
+usage: atalab bench [--size SIZE] [--runs N] [--trace]
 Sequential O_DIRECT write then read of SIZE (default 256M) in the guest, 1 MiB
 requests, N times each (default 3), alternating between three machines:
 atalab-ide, QEMU's stock piix4-ide, and atalab-ide with $ATALAB_BENCH_RULES fault rules
@@ -22,9 +23,14 @@ the ones the workload touches: what the rule index must make cheap).
 Prints each figure, the medians, atalab-ide against piix4-ide and the
 rules' cost against atalab-ide without rules; fails when a run's output
 has no readable figure.
+--trace adds a fourth machine, atalab-ide writing its register trace
+(traces/FORMAT.md), with its throughput against atalab-ide without one,
+and then reads 16 MiB by PIO (libata.dma=0) with the trace folded and raw,
+printing the records and bytes of each.
 
 example:
   tools/atalab bench --size 64M --runs 1
+  tools/atalab bench --runs 5 --trace
 USAGE
 			return 0 ;;
 		*) usage_error "unknown option '$1'" ;;
@@ -39,14 +45,16 @@ USAGE
 	trap "rm -rf '$work'" EXIT
 	bench_rules "$size" >"$work/never.rules"
 	declare -A write read
-	local -a machine
+	local -a machine machines=(atalab piix4-ide atalab+rules)
+	[ $trace = 0 ] || machines+=(atalab+trace)
 	for i in $(seq "$runs"); do
-		for ctl in atalab piix4-ide atalab+rules; do
+		for ctl in "${machines[@]}"; do
 			rm -f "$work/disk.img"
 			truncate -s "$size" "$work/disk.img"
 			truncate -s +16M "$work/disk.img"
 			case "$ctl" in
 			atalab+rules) machine=(--controller atalab --faults "$work/never.rules") ;;
+			atalab+trace) machine=(--controller atalab --trace "$work/trace.txt") ;;
 			*) machine=(--controller "$ctl") ;;
 			esac
 			out=$("$ATALAB_ROOT/tools/atalab" run --quiet "${machine[@]}" \
@@ -70,6 +78,28 @@ USAGE
 			"$what" "$size" "$median_a" "$median_p" "$(bench_ratio "$median_a" "$median_p")"
 		printf '%s %s MB/s median with %d fault rules that never match: %s, %s%% of atalab-ide without rules\n' \
 			"$what" "$size" "$ATALAB_BENCH_RULES" "$median_r" "$(bench_ratio "$median_r" "$median_a")"
+		[ $trace = 0 ] || printf '%s %s MB/s median with the register trace: %s, %s%% of atalab-ide without it\n' \
+			"$what" "$size" "$(bench_median ${figures[atalab+trace]})" \
+			"$(bench_ratio "$(bench_median ${figures[atalab+trace]})" "$median_a")"
+	done
+	[ $trace = 0 ] || bench_trace_pio "$work"
+}
+
+# The trace of a 16 MiB PIO read, folded and raw: records and bytes.
+bench_trace_pio() {
+	local work=$1 mode records bytes
+	for mode in block raw; do
+		rm -f "$work/disk.img" "$work/pio.trace"
+		truncate -s 32M "$work/disk.img"
+		"$ATALAB_ROOT/tools/atalab" run --quiet --append libata.dma=0 --log "$work/console.log" \
+			--disk "$work/disk.img" --trace "$work/pio.trace" --trace-data $mode --timeout 900 -- \
+			dd if=/dev/sda of=/dev/null bs=1M count=16 iflag=direct 2>/dev/null ||
+			die "bench: the PIO read with --trace-data $mode failed (console: $work/console.log)"
+		records=$(grep -vc '^#' "$work/pio.trace")
+		bytes=$(stat -c %s "$work/pio.trace")
+		[ "$records" -gt 0 ] || die "bench: the PIO trace ($mode) has no record"
+		printf 'trace of a 16 MiB PIO read, --trace-data %s: %d records, %d bytes (%.2f MB)\n' \
+			$mode "$records" "$bytes" "$(awk -v b="$bytes" 'BEGIN { print b / 1e6 }')"
 	done
 }
 

@@ -139,12 +139,13 @@ matrix_cells() {
 		want=$(mode_sysfs "$mode")
 		read -r _ _ have st < <(grep "^dev $p " "$out" || echo "dev $p none no-result")
 		chan=ata$((${p%.*} - 1)) dev=d${p#*.}
-		checks=$(awk -v c="$chan" -v d="$dev" '$2 == c && $3 == "timing-summary" && $4 == d {
-			sub("checks=", "", $5); print $5 }' "$dir/trace" | tail -n1)
-		viol=$(awk -v c="$chan" -v d="$dev" '$2 == c && $3 == "violation" && $4 == d' \
-			"$vfile" | wc -l)
-		rules=$(awk -v c="$chan" -v d="$dev" '$2 == c && $3 == "violation" && $4 == d { print $5 }' \
-			"$vfile" | sort -u | paste -sd+ -)
+		# The trace reader (tools/atalab trace grep) picks the records.
+		checks=$("$(trace_tool_binary)" grep --kind timing-summary --source "$chan" \
+			--dev "${dev#d}" --field checks "$dir/trace" | tail -n1) || checks=""
+		viol=$("$(trace_tool_binary)" grep --kind violation --source "$chan" --dev "${dev#d}" \
+			--count "$vfile") || viol=0
+		rules=$("$(trace_tool_binary)" grep --kind violation --source "$chan" --dev "${dev#d}" \
+			--field @0 "$vfile" | sort -u | paste -sd+ -) || rules=""
 		size=$MATRIX_DMA_SIZE
 		case "$want" in XFER_PIO_*) size=$MATRIX_PIO_SIZE ;; esac
 		if [ "$st" != ok ]; then
@@ -212,8 +213,10 @@ matrix_walk() {
 	done
 	matrix_guest "$dir" none "libata.force=${force#,}" -- \
 		mode-walk "$MATRIX_DMA_SIZE" "$MATRIX_PIO_SIZE" 500 2 "$positions" "${drivers[@]}" || rc=$?
-	# The violation records of each load (0xff read: a load starts).
-	awk -v dir="$dir" '$2 == "cfg" && $3 == "r" && $4 == "0xff" { n++ }
+	# The violation records of each load (0xff read: a load starts), each
+	# file a trace of its own: the header, then the load's violations.
+	awk -v dir="$dir" '/^#/ { header = header $0 "\n"; next }
+		$2 == "cfg" && $3 == "r" && $4 == "0xff" { n++; printf "%s", header > (dir "/violations." n) }
 		$3 == "violation" { print > (dir "/violations." n) }' "$dir/trace"
 	{
 		[ "$(grep -c '^regs ' "$dir/stdout")" = $((steps + 1)) ] || echo "noresult exit=$rc"
@@ -225,13 +228,14 @@ matrix_walk() {
 				>"$dir/load$load"
 			echo "step $L"
 			# The images hold the last load's patterns.
-			touch "$dir/violations.$((load + 1))"
+			[ -s "$dir/violations.$((load + 1))" ] ||
+				grep '^#' "$dir/trace" >"$dir/violations.$((load + 1))"
 			matrix_cells "$dir" "$dir/load$load" $((load == steps)) \
 				"$dir/violations.$((load + 1))" < <(matrix_walk_assign)
 			grep '^regs ' "$dir/load$load"
 		done
-		echo "walk-violations $(awk '$3 == "violation"' "$dir/trace" | wc -l)" \
-			"$(awk '$3 == "violation" { print $5 }' "$dir/trace" | sort -u | paste -sd+ -)"
+		echo "walk-violations $("$(trace_tool_binary)" grep --kind violation --count "$dir/trace" || true)" \
+			"$("$(trace_tool_binary)" grep --kind violation --field @0 "$dir/trace" | sort -u | paste -sd+ -)"
 	} >"$dir/result"
 }
 

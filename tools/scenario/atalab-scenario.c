@@ -41,6 +41,7 @@
 #include <glib/gstdio.h>
 
 #include "atalab-fault.h"
+#include "trace-read.h"
 
 #define MAX_POSITIONS   4
 
@@ -717,36 +718,51 @@ static char *read_file(const char *dir, const char *name)
     return text;
 }
 
-/* Occurrences of "fault dU rule=ID " in the trace. */
-static unsigned count_firings(const char *trace, const char *id)
-{
-    char *needle = g_strdup_printf(" rule=%s kind=", id);
-    const char *p = trace;
-    unsigned n = 0;
+/* What the expectations read from a run's trace. */
+typedef struct TraceFacts {
+    GHashTable *fired;          /* rule id -> firings (fault records) */
+    unsigned violations;        /* the timing-summary records' sum */
+    char *error;                /* the trace could not be read: why */
+} TraceFacts;
 
-    while ((p = strstr(p, needle))) {
-        n++;
-        p++;
+static void read_trace(const char *dir, TraceFacts *t)
+{
+    g_autofree char *path = g_build_filename(dir, "trace", NULL);
+    g_autoptr(GError) err = NULL;
+    AtalabTraceFile *f = atalab_trace_open(path, false, &err);
+    AtalabTraceRecord rec = { 0 };
+    uint64_t v;
+
+    t->fired = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    t->violations = 0;
+    t->error = NULL;
+    if (!f) {
+        t->error = g_strdup(err->message);
+        return;
     }
-    g_free(needle);
-    return n;
+    while (atalab_trace_next(f, &rec, &err) > 0) {
+        const char *id = atalab_trace_get(&rec, "rule");
+
+        if (rec.kind == ATALAB_REC_ATA_FAULT && id) {
+            gpointer n = g_hash_table_lookup(t->fired, id);
+
+            g_hash_table_replace(t->fired, g_strdup(id),
+                                 GUINT_TO_POINTER(GPOINTER_TO_UINT(n) + 1));
+        } else if (rec.kind == ATALAB_REC_ATA_TIMING_SUMMARY &&
+                   atalab_trace_get_u64(&rec, "violations", &v)) {
+            t->violations += v;
+        }
+    }
+    if (err) {
+        t->error = g_strdup(err->message);
+    }
+    atalab_trace_record_clear(&rec);
+    atalab_trace_close(f);
 }
 
-static unsigned trace_violations(const char *trace)
+static unsigned count_firings(const TraceFacts *t, const char *id)
 {
-    const char *p = trace;
-    unsigned n = 0;
-
-    while ((p = strstr(p, " timing-summary "))) {
-        const char *v = strstr(p, " violations=");
-        const char *eol = strchr(p, '\n');
-
-        if (v && (!eol || v < eol)) {
-            n += strtoul(v + 12, NULL, 10);
-        }
-        p++;
-    }
-    return n;
+    return GPOINTER_TO_UINT(g_hash_table_lookup(t->fired, id));
 }
 
 static const char *stdout_value(const char *out, const char *prefix)
@@ -766,11 +782,16 @@ static void evaluate(const Scenario *s, const char *dir, int run_status)
 {
     char *out = read_file(dir, "stdout");
     char *log = read_file(dir, "console.log");
-    char *trace = read_file(dir, "trace");
+    TraceFacts trace;
     const char *pos = log;
     char *seen, *want;
     unsigned i;
 
+    read_trace(dir, &trace);
+    if (trace.error && (s->rule_ids->len || s->has_violations)) {
+        add_row(s->name, "the trace reads (traces/FORMAT.md)", trace.error,
+                false);
+    }
     if (s->has_exit) {
         seen = line_at(stdout_value(out, "@exit "));
         want = g_strdup_printf("exit %d", s->exit_status);
@@ -833,7 +854,7 @@ static void evaluate(const Scenario *s, const char *dir, int run_status)
     for (i = 0; i < s->rule_ids->len; i++) {
         const char *id = g_ptr_array_index(s->rule_ids, i);
         size_t idlen = strlen(id);
-        unsigned n = count_firings(trace, id), k, bounds = 0;
+        unsigned n = count_firings(&trace, id), k, bounds = 0;
 
         for (k = 0; k <= s->fired->len; k++) {
             const char *e = k < s->fired->len ?
@@ -864,7 +885,7 @@ static void evaluate(const Scenario *s, const char *dir, int run_status)
         }
     }
     if (s->has_violations) {
-        unsigned n = trace_violations(trace);
+        unsigned n = trace.violations;
 
         want = g_strdup_printf("timing violations %u", s->violations);
         seen = g_strdup_printf("%u", n);
@@ -898,7 +919,8 @@ static void evaluate(const Scenario *s, const char *dir, int run_status)
     }
     g_free(out);
     g_free(log);
-    g_free(trace);
+    g_hash_table_unref(trace.fired);
+    g_free(trace.error);
 }
 
 /* Rows of one scenario, written so that merge can read them back. */

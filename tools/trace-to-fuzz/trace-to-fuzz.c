@@ -26,6 +26,7 @@
 #include <glib.h>
 
 #include "fuzz-core.h"
+#include "trace-read.h"
 
 #define RAM_MASK        (FUZZ_RAM_SIZE - 1)
 #define MAX_POLLS       8       /* reads a folded poll becomes */
@@ -113,47 +114,46 @@ static void prd_op(Out *o, uint32_t at, uint32_t addr, uint32_t len, int eot)
     emit(o, b, sizeof(b));
 }
 
-static void convert_line(Out *o, const char *line)
+static void convert(Out *o, const AtalabTraceRecord *rec)
 {
-    char space[16], rw[4];
-    unsigned off, size, ch;
-    uint32_t val, at, addr, len;
-    int eot;
-    long long t;
+    uint64_t n = 1, at, addr, len, eot;
+    unsigned i, size;
+    uint8_t b;
 
-    if (line[0] == '#') {
-        return;                 /* the header */
-    }
-    if (sscanf(line, "%lld %15s %3s 0x%x %u 0x%x", &t, space, rw, &off,
-               &size, &val) == 6 && (rw[0] == 'r' || rw[0] == 'w') &&
-        !rw[1]) {
-        const char *polls = strstr(line, " polls=");
-        unsigned n = polls ? strtoul(polls + 7, NULL, 10) : 1, i;
-
+    switch (rec->kind) {
+    case ATALAB_REC_ACCESS:
         /* A folded poll: as many reads, up to a few (FORMAT.md) */
+        atalab_trace_get_u64(rec, "polls", &n);
         for (i = 0; i < MIN(n, MAX_POLLS); i++) {
-            access_op(o, space, rw[0] == 'w', off, size, val);
+            access_op(o, rec->source, rec->write, rec->offset, rec->size,
+                      rec->value);
         }
-    } else if (sscanf(line, "%lld ata%u data d%*u %3s bytes=%u width=%u",
-                      &t, &ch, rw, &len, &size) == 5 ||
-               sscanf(line, "%lld ata%u data d%*u %3s bytes=%u", &t, &ch,
-                      rw, &len) == 4) {
+        break;
+    case ATALAB_REC_ATA_DATA: {
         /* A DRQ block: its accesses again; written data is a pattern. */
-        bool out = !strcmp(rw, "out");
-        unsigned i;
+        bool out = !strcmp(atalab_trace_word(rec, 0), "out");
 
-        g_snprintf(space, sizeof(space), "ata%u", ch & 1);
-        size = strstr(line, " width=4 ") ? 4 : 2;
+        size = !g_strcmp0(atalab_trace_get(rec, "width"), "4") ? 4 : 2;
+        atalab_trace_get_u64(rec, "bytes", &len);
         for (i = 0; i + size <= len; i += size) {
-            access_op(o, space, out, 0, size, out ? i * 0x01010101u : 0);
+            access_op(o, rec->source, out, 0, size, out ? i * 0x01010101u : 0);
         }
-    } else if (sscanf(line, "%lld bm prd ch%u at=0x%x addr=0x%x len=%u "
-                      "eot=%d", &t, &ch, &at, &addr, &len, &eot) == 6) {
-        prd_op(o, at, addr, len, eot);
-    } else if (strstr(line, " io d")) {
-        uint8_t b = FUZZ_COMPLETE_ALL;
-
+        break;
+    }
+    case ATALAB_REC_BM_PRD:
+        if (atalab_trace_get_u64(rec, "at", &at) &&
+            atalab_trace_get_u64(rec, "addr", &addr) &&
+            atalab_trace_get_u64(rec, "len", &len) &&
+            atalab_trace_get_u64(rec, "eot", &eot)) {
+            prd_op(o, at, addr, len, eot);
+        }
+        break;
+    case ATALAB_REC_ATA_IO:
+        b = FUZZ_COMPLETE_ALL;
         emit(o, &b, 1);
+        break;
+    default:
+        break;
     }
 }
 
@@ -163,8 +163,11 @@ int main(int argc, char **argv)
     unsigned model = 0, drives = 1, i;
     const char *from = NULL;
     GError *err = NULL;
-    gchar *text, **lines;
+    AtalabTraceFile *f;
+    AtalabTraceRecord rec = { 0 };
+    bool started;
     uint8_t head[2];
+    int r;
 
     if (argc < 3) {
         fprintf(stderr, "usage: trace-to-fuzz TRACE OUT [--model N] "
@@ -187,7 +190,8 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (!g_file_get_contents(argv[1], &text, NULL, &err)) {
+    f = atalab_trace_open(argv[1], false, &err);
+    if (!f) {
         fprintf(stderr, "trace-to-fuzz: %s\n", err->message);
         return 1;
     }
@@ -195,21 +199,26 @@ int main(int argc, char **argv)
     head[0] = 0x06 | ((~drives & 0xF) << 4);
     head[1] = model;
     emit(&o, head, 2);
-    lines = g_strsplit(text, "\n", -1);
-    for (i = 0; from && lines[i] && !strstr(lines[i], from); i++) {
-        /* skip to the first record containing TEXT */
+    started = !from;
+    for (i = 0; !o.full && (r = atalab_trace_next(f, &rec, &err)) > 0; i++) {
+        /* from the first record containing TEXT */
+        started = started || strstr(rec.text, from);
+        if (started) {
+            convert(&o, &rec);
+        }
     }
-    for (; lines[i] && !o.full; i++) {
-        convert_line(&o, lines[i]);
+    atalab_trace_record_clear(&rec);
+    atalab_trace_close(f);
+    if (err) {
+        fprintf(stderr, "trace-to-fuzz: %s\n", err->message);
+        return 1;
     }
     if (!g_file_set_contents(argv[2], (const gchar *)o.bytes->data,
                              o.bytes->len, &err)) {
         fprintf(stderr, "trace-to-fuzz: %s\n", err->message);
         return 1;
     }
-    printf("%s: %u trace lines, %u bytes\n", argv[2], i, o.bytes->len);
-    g_strfreev(lines);
-    g_free(text);
+    printf("%s: %u trace records, %u bytes\n", argv[2], i, o.bytes->len);
     g_byte_array_free(o.bytes, TRUE);
     return 0;
 }

@@ -1,0 +1,280 @@
+/*
+ * atalab-trace: register traces (traces/FORMAT.md) read with the trace
+ * reader library, for scripts and people (tools/atalab trace ...).
+ *
+ *   atalab-trace check FILE...        every record parsed strictly; counts
+ *   atalab-trace grep [FILTER...] FILE the records that match, as written
+ *   atalab-trace header FILE [KEY]    the header, or one key's values
+ *   atalab-trace forms                the record table, one form a line
+ *
+ * grep filters (all must hold): --kind NAME (a form of the table, e.g.
+ * ATA_FAULT, ACCESS; or its record kind, e.g. fault, timing-summary),
+ * --source SRC (ata0, bm, ...), --dev U, --key K=V (repeatable; K=
+ * alone: the key is present), --word W (one of the words after the head).
+ * --count prints the number of matches instead, --sum KEY the sum of a
+ * numeric key over them, --field KEY the key's value in each (--field @N:
+ * the N-th word after the head, from 0).
+ *
+ * Exit status: 0; 1 when grep matched nothing; 2 for a bad command line
+ * or a malformed trace (FILE:LINE: message).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace-read.h"
+
+#define EXIT_NOMATCH    1
+#define EXIT_USAGE      2
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: atalab-trace check FILE...\n"
+            "       atalab-trace grep [--kind K] [--source S] [--dev U] "
+            "[--key K=V]... [--word W] [--count | --sum KEY | --field KEY|@N] "
+            "FILE\n"
+            "       atalab-trace header FILE [KEY]\n"
+            "       atalab-trace forms\n");
+    return EXIT_USAGE;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+    int i, rc = 0;
+
+    if (argc < 1) {
+        return usage();
+    }
+    for (i = 0; i < argc; i++) {
+        g_autoptr(GError) err = NULL;
+        AtalabTraceFile *f = atalab_trace_open(argv[i], true, &err);
+        AtalabTraceRecord rec = { 0 };
+        unsigned count[ATALAB_REC_N] = { 0 }, n = 0, kinds = 0, k;
+        int r;
+
+        if (!f) {
+            fprintf(stderr, "%s\n", err->message);
+            rc = EXIT_USAGE;
+            continue;
+        }
+        while ((r = atalab_trace_next(f, &rec, &err)) > 0) {
+            kinds += !count[rec.kind]++;
+            n++;
+        }
+        atalab_trace_record_clear(&rec);
+        atalab_trace_close(f);
+        if (r < 0) {
+            fprintf(stderr, "%s\n", err->message);
+            rc = EXIT_USAGE;
+            continue;
+        }
+        printf("%s: %u records of %u kinds\n", argv[i], n, kinds);
+        for (k = 0; k < ATALAB_REC_N; k++) {
+            if (count[k]) {
+                printf("  %-24s %u\n", atalab_trace_forms[k].name, count[k]);
+            }
+        }
+    }
+    return rc;
+}
+
+typedef struct Filter {
+    const char *kind, *source, *word;
+    int dev;
+    GPtrArray *keys;            /* "K=V" or "K=" */
+} Filter;
+
+static bool kind_matches(const Filter *flt, const AtalabTraceRecord *rec)
+{
+    const AtalabTraceForm *f = rec->form;
+
+    return !flt->kind || !strcmp(flt->kind, f->name) ||
+           (f->kind && !strcmp(flt->kind, f->kind));
+}
+
+static bool matches(const Filter *flt, const AtalabTraceRecord *rec)
+{
+    unsigned i;
+
+    if (!kind_matches(flt, rec) ||
+        (flt->source && strcmp(flt->source, rec->source)) ||
+        (flt->dev >= 0 && atalab_trace_device(rec) != flt->dev)) {
+        return false;
+    }
+    for (i = 0; i < flt->keys->len; i++) {
+        const char *kv = g_ptr_array_index(flt->keys, i);
+        g_autofree char *key = g_strndup(kv, strcspn(kv, "="));
+        const char *want = kv + strlen(key) + 1;
+        const char *have = atalab_trace_get(rec, key);
+
+        if (!have || (*want && strcmp(have, want))) {
+            return false;
+        }
+    }
+    if (flt->word) {
+        for (i = 0; atalab_trace_word(rec, i); i++) {
+            if (!strcmp(atalab_trace_word(rec, i), flt->word)) {
+                return true;
+            }
+        }
+        return false;
+    }
+    return true;
+}
+
+static int cmd_grep(int argc, char **argv)
+{
+    g_autoptr(GPtrArray) keys = g_ptr_array_new();
+    Filter flt = { .dev = -1, .keys = keys };
+    const char *sum_key = NULL, *field = NULL;
+    bool count = false;
+    g_autoptr(GError) err = NULL;
+    AtalabTraceRecord rec = { 0 };
+    AtalabTraceFile *f;
+    uint64_t n = 0, sum = 0;
+    int i, r;
+
+    for (i = 0; i < argc - 1; i++) {
+        const char *o = argv[i], *v = argv[i + 1];
+
+        if (!strcmp(o, "--count")) {
+            count = true;
+            continue;
+        }
+        if (i + 1 >= argc - 1) {
+            return usage();
+        }
+        if (!strcmp(o, "--kind")) {
+            flt.kind = v;
+        } else if (!strcmp(o, "--source")) {
+            flt.source = v;
+        } else if (!strcmp(o, "--dev") && (!strcmp(v, "0") ||
+                                           !strcmp(v, "1"))) {
+            flt.dev = v[0] - '0';
+        } else if (!strcmp(o, "--key") && strchr(v, '=') && v[0] != '=') {
+            g_ptr_array_add(keys, (gpointer)v);
+        } else if (!strcmp(o, "--word")) {
+            flt.word = v;
+        } else if (!strcmp(o, "--sum")) {
+            sum_key = v;
+        } else if (!strcmp(o, "--field")) {
+            field = v;
+        } else {
+            fprintf(stderr, "atalab-trace grep: bad option %s %s\n", o, v);
+            return usage();
+        }
+        i++;
+    }
+    if (i != argc - 1) {
+        return usage();
+    }
+    f = atalab_trace_open(argv[argc - 1], false, &err);
+    if (!f) {
+        fprintf(stderr, "%s\n", err->message);
+        return EXIT_USAGE;
+    }
+    while ((r = atalab_trace_next(f, &rec, &err)) > 0) {
+        uint64_t v = 0;
+
+        if (!matches(&flt, &rec)) {
+            continue;
+        }
+        n++;
+        if (sum_key) {
+            atalab_trace_get_u64(&rec, sum_key, &v);
+            sum += v;
+        } else if (field) {
+            const char *f_val = field[0] == '@' ?
+                atalab_trace_word(&rec, strtoul(field + 1, NULL, 10)) :
+                atalab_trace_get(&rec, field);
+
+            if (f_val) {
+                puts(f_val);
+            }
+        } else if (!count) {
+            puts(rec.text);
+        }
+    }
+    atalab_trace_record_clear(&rec);
+    atalab_trace_close(f);
+    if (r < 0) {
+        fprintf(stderr, "%s\n", err->message);
+        return EXIT_USAGE;
+    }
+    if (sum_key) {
+        printf("%" PRIu64 "\n", sum);
+    } else if (count) {
+        printf("%" PRIu64 "\n", n);
+    }
+    return n ? 0 : EXIT_NOMATCH;
+}
+
+static int cmd_header(int argc, char **argv)
+{
+    g_autoptr(GError) err = NULL;
+    AtalabTraceFile *f;
+    const GPtrArray *h;
+    unsigned i, n = 0;
+
+    if (argc < 1 || argc > 2) {
+        return usage();
+    }
+    f = atalab_trace_open(argv[0], false, &err);
+    if (!f) {
+        fprintf(stderr, "%s\n", err->message);
+        return EXIT_USAGE;
+    }
+    h = atalab_trace_header_lines(f);
+    for (i = 0; i < h->len; i++) {
+        const char *line = g_ptr_array_index(h, i);
+        size_t klen = strcspn(line, " ");
+
+        if (argc == 1) {
+            puts(line);
+            n++;
+        } else if (klen == strlen(argv[1]) && !strncmp(line, argv[1], klen)) {
+            puts(line[klen] ? line + klen + 1 : "");
+            n++;
+        }
+    }
+    atalab_trace_close(f);
+    return n ? 0 : EXIT_NOMATCH;
+}
+
+static int cmd_forms(void)
+{
+    unsigned i;
+
+    for (i = 0; i < ATALAB_REC_N; i++) {
+        const AtalabTraceForm *f = &atalab_trace_forms[i];
+
+        printf("%s\t%s\t%s\t%s\t%s\t%s\n", f->name, f->source,
+               f->kind ? f->kind : "-",
+               f->unit == ATALAB_UNIT_DEV ? "dU" :
+               f->unit == ATALAB_UNIT_CH ? "chN" : "-", f->words, f->keys);
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        return usage();
+    }
+    if (!strcmp(argv[1], "check")) {
+        return cmd_check(argc - 2, argv + 2);
+    }
+    if (!strcmp(argv[1], "grep")) {
+        return cmd_grep(argc - 2, argv + 2);
+    }
+    if (!strcmp(argv[1], "header")) {
+        return cmd_header(argc - 2, argv + 2);
+    }
+    if (!strcmp(argv[1], "forms") && argc == 2) {
+        return cmd_forms();
+    }
+    return usage();
+}
