@@ -29,7 +29,7 @@ const AtalabTraceForm *atalab_trace_form_find(const char *source,
     for (i = 0; i < atalab_trace_n_forms; i++) {
         const AtalabTraceForm *f = &atalab_trace_forms[i];
 
-        if (!strcmp(f->source, source) &&
+        if (f->source[0] == source[0] && !strcmp(f->source, source) &&
             (f->kind ? strlen(f->kind) == len && !strncmp(f->kind, kind, len)
                      : len == 0)) {
             return f;

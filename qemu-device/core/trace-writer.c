@@ -350,7 +350,8 @@ void atalab_trace_writer_record(void *opaque, const char *record)
     int channel;
     unsigned i, dev = 0, n = 0;
     RecordKind kind;
-    g_autoptr(GString) s = NULL;
+    char out[RECORD_MAX];
+    size_t at;
 
     text = *end == ' ' ? end + 1 : end;
     note_time(w, t);
@@ -369,23 +370,28 @@ void atalab_trace_writer_record(void *opaque, const char *record)
             flush_channel(w, i, false);
         }
     }
-    s = g_string_new(text);
-    switch (kind) {
-    case RECORD_COMMAND:
+    if (kind == RECORD_COMMAND) {
         w->seq[channel * 2 + dev]++;
         w->chan[channel].last_dev = dev;
         w->chan[channel].cmd_time = t;
-        /* fall through */
-    case RECORD_DRIVE:
-        g_string_append_printf(s, " seq=%u", seq_of(w, channel, dev));
-        break;
-    case RECORD_OWNED:
-        append_owner(w, s, channel, -1);
-        break;
-    case RECORD_OTHER:
-        break;
     }
-    emit(w, channel, t, s->str);
+    /* The record as the core wrote it, or with its time made relative */
+    if (w->time_mode == ATALAB_TRACE_TIME_ABSOLUTE) {
+        at = g_strlcpy(out, record, sizeof(out));
+    } else {
+        at = snprintf(out, sizeof(out), "%" PRId64 " %s",
+                      shown_time(w, channel, t), text);
+    }
+    at = MIN(at, sizeof(out) - 1);
+    if (kind == RECORD_COMMAND || kind == RECORD_DRIVE) {
+        snprintf(out + at, sizeof(out) - at, " seq=%u",
+                 seq_of(w, channel, dev));
+    } else if (kind == RECORD_OWNED && w->chan[channel].last_dev >= 0) {
+        dev = w->chan[channel].last_dev;
+        snprintf(out + at, sizeof(out) - at, " dev=%u seq=%u", dev,
+                 seq_of(w, channel, dev));
+    }
+    w->out->trace(w->out->opaque, out);
 }
 
 /* ---- accesses ---------------------------------------------------------- */
