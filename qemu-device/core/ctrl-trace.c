@@ -145,9 +145,9 @@ static unsigned selected_dev(const AtalabCtrl *c, unsigned channel)
     return (c->chan[channel].bus.device & ATA_DEV_DEV) ? 1 : 0;
 }
 
-void atalab_ctrl_trace_access(AtalabCtrl *c, AtalabTraceSpace space,
-                              unsigned channel, bool write, uint32_t offset,
-                              unsigned size, uint32_t value)
+static void trace_access(AtalabCtrl *c, AtalabTraceSpace space,
+                         unsigned channel, bool write, uint32_t offset,
+                         unsigned size, uint32_t value)
 {
     AtalabTraceAccess a = {
         .space = space, .channel = channel & 1, .dev = -1, .write = write,
@@ -156,9 +156,6 @@ void atalab_ctrl_trace_access(AtalabCtrl *c, AtalabTraceSpace space,
     char reg[64], bits[64];
     uint8_t v = value;
 
-    if (!c->writer) {
-        return;
-    }
     switch (space) {
     case ATALAB_SPACE_CFG:
         cover_names(reg, sizeof(reg), offset, size, cfg_byte_name, c->pers);
@@ -206,6 +203,16 @@ void atalab_ctrl_trace_access(AtalabCtrl *c, AtalabTraceSpace space,
         break;
     }
     atalab_trace_writer_access(c->writer, &a);
+}
+
+/* Nothing is decoded when tracing is off (every access comes here). */
+void atalab_ctrl_trace_access(AtalabCtrl *c, AtalabTraceSpace space,
+                              unsigned channel, bool write, uint32_t offset,
+                              unsigned size, uint32_t value)
+{
+    if (c->writer) {
+        trace_access(c, space, channel, write, offset, size, value);
+    }
 }
 
 bool atalab_ctrl_data_block(AtalabCtrl *c, unsigned channel, bool write,

@@ -2,10 +2,11 @@
 # Two runs at once do not collide: the default disk is locked by the run
 # using it (a second run is told to bring its own), and each run gets a
 # default console log of its own.  (In a private cache, so the defaults are
-# this test's.)
+# this test's.)  The first run holds its disk and log for 30 s: the other
+# two runs must start within that, also on a loaded machine.
 . "$(dirname "$0")/lib.sh"
 private_cache
-"$ATALAB" run --quiet -- sh -c 'echo first; sleep 8' >"$WORK/a.out" 2>"$WORK/a.err" </dev/null &
+"$ATALAB" run --quiet -- sh -c 'echo first; sleep 30' >"$WORK/a.out" 2>"$WORK/a.err" </dev/null &
 a=$!
 wait_for_line "$WORK/a.out" first $a || fail "the first run did not start: $(cat "$WORK/a.err")"
 rc=0

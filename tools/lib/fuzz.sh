@@ -23,8 +23,8 @@ build_fuzzer() {
 	read -r -a glib <<<"$(pkg-config --cflags --libs glib-2.0)"
 	run_logged "$ATALAB_CACHE/logs/fuzz-build.log" "building the fuzzer (clang, libFuzzer)" clang -g -O1 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-DATALAB_ASSERT_BUGS -I"$core" -I"$ATALAB_ROOT/tests/fuzz" -I"$ATALAB_ROOT/tools/trace" \
-		"$core"/*.c "$ATALAB_ROOT/tools/trace/trace-read.c" "$ATALAB_ROOT/tests/fuzz/fuzz-core.c" \
+		-DATALAB_ASSERT_BUGS -I"$core" -I"$ATALAB_ROOT/tests/fuzz" \
+		"$core"/*.c "$ATALAB_ROOT/tests/fuzz/fuzz-core.c" \
 		"$ATALAB_ROOT/tests/fuzz/libfuzzer-main.c" "${glib[@]}" -o "$(fuzz_binary)"
 	run_logged "$ATALAB_CACHE/logs/trace-to-fuzz.log" "building trace-to-fuzz" gcc -O2 -Wall -Wextra -Werror \
 		-I"$ATALAB_ROOT/tests/fuzz" -I"$core" -I"$ATALAB_ROOT/tools/trace" \
