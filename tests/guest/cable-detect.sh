@@ -47,7 +47,8 @@ expect_no_violations "ata0 d0" "ata1 d1"
 
 # The reference: ata_piix believes the reports.
 cable_run 40 ata_piix XFER_UDMA_5 "$set_reports"
-grep -q ' ata0 violation d0 udma-40-wire reg=cable expected=<=udma2 actual=udma5 xfer=dma seq=[0-9]*$' "$TRACE" ||
+trace_has --kind violation --source ata0 --dev 0 --word udma-40-wire --key reg=cable \
+	--key 'expected=<=udma2' --key actual=udma5 --key xfer=dma "$TRACE" ||
 	fail "ata_piix on a 40-wire cable with 80-wire reports: no udma-40-wire violation"
 echo "ata_piix: UDMA/100 on a 40-wire cable, $(trace_violations | wc -l) udma-40-wire violations"
 

@@ -38,6 +38,7 @@ for line in first-read-ok second-read-failed third-read-ok; do
 	grep -qx "$line" "$WORK/stdout" || fail "guest did not print $line: $(cat "$WORK/stdout")"
 done
 grep -q 'ata1.00: error: { UNC }' "$WORK/console.log" || fail "libata saw no UNC"
-grep -q ' ata0 fault d0 rule=live kind=unc cmd=0xc8 lba=30000 seq=[0-9]*$' "$WORK/trace" || fail "no firing record"
+trace_has --kind ATA_FAULT --source ata0 --dev 0 --key rule=live --key kind=unc --key cmd=0xc8 \
+	--key lba=30000 "$WORK/trace" || fail "no firing record"
 # A bad rule over QMP is refused with its column
 

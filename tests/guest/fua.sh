@@ -20,9 +20,11 @@ grep -q "doesn't support DPO or FUA" "$WORK/console.log" || fail "sd claims FUA:
 "$ATALAB_CACHE_BIN"/ata-pattern write "$WORK/want" --size 4K --seed 7 >/dev/null
 for p in $IO_POSITIONS; do
 	ch=$((p / 2)) dev=$((p % 2)) lba=$((100 + p))
-	grep -q " ata$ch cmd d$dev 0x3d WRITE_DMA_FUA_EXT lba=$lba count=8 seq=[0-9]*$" "$TRACE" ||
+	trace_has --kind cmd --source "ata$ch" --dev $dev --word 0x3d --word WRITE_DMA_FUA_EXT \
+		--key lba=$lba --key count=8 "$TRACE" ||
 		fail "position $p: no WRITE DMA FUA EXT in the trace"
-	grep -q " ata$ch io d$dev write lba=$lba count=8 fua=1" "$TRACE" ||
+	trace_has --kind io --source "ata$ch" --dev $dev --word write --key lba=$lba --key count=8 \
+		--key fua=1 "$TRACE" ||
 		fail "position $p: the backend write was not FUA"
 	dd if="$WORK/disk$p.img" bs=512 skip=$lba count=8 2>/dev/null | cmp - "$WORK/want" ||
 		fail "position $p: the image does not hold the data"

@@ -14,6 +14,14 @@ trap 'rm -rf "$WORK"' EXIT
 # trace_grep ARGS... FILE: atalab trace grep; no match is not an error
 # (a malformed trace still is).
 trace_grep() { "$ATALAB" trace grep "$@" || [ $? = 1 ]; }
+# trace_has ARGS... FILE: does a record match (atalab trace grep's
+# filters)?  A malformed trace fails the test.
+trace_has() {
+	local rc=0
+	"$ATALAB" trace grep --count "$@" >/dev/null || rc=$?
+	[ $rc != 2 ] || fail "atalab trace grep $* failed"
+	return $rc
+}
 
 fail() {
 	echo "FAIL: $*" >&2

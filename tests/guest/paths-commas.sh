@@ -10,6 +10,7 @@ TMPDIR="$dir/tmp,1" expect_status 0 --log "$dir/logs,1/con,sole.log" --disk "$di
 [ "$(cat "$WORK/stdout")" = "hi from 32768" ] || fail "stdout: $(cat "$WORK/stdout")"
 grep -q 'Linux version' "$dir/logs,1/con,sole.log" || fail "no console in the log with commas in its name"
 [ "$(stat -c %s "$dir/d,isk.img")" = 16777216 ] || fail "the disk with a comma was not created as asked"
-grep -q ' ata0 cmd d0 0xec IDENTIFY' "$dir/new,folder/tr,ace" || fail "no trace in the new folder"
+trace_has --kind cmd --source ata0 --dev 0 --word IDENTIFY_DEVICE "$dir/new,folder/tr,ace" ||
+	fail "no trace in the new folder"
 [ -z "$(ls -A "$dir/tmp,1")" ] || fail "the run directory was left behind: $(ls -A "$dir/tmp,1")"
 echo "ok: commas in the log, disk, trace and TMPDIR paths"

@@ -18,10 +18,14 @@ cat "$WORK/stdout"
 	fail "port 0 image does not hold the pattern"
 "$ATALAB_CACHE_BIN"/ata-pattern verify "$WORK/p1.img" --size 16M --seed 22 ||
 	fail "port 1 image does not hold the pattern"
-grep -Eq '^[0-9]+ cfg w 0x92 2 0x[0-9a-f]{2}03 reg=PCS$' "$TRACE" ||
+# An access record's fields 3-6 are its direction, offset, size and value.
+trace_grep --kind ACCESS --source cfg --key reg=PCS "$TRACE" |
+	awk '$3 == "w" && $4 == "0x92" && $5 == 2 && $6 ~ /03$/ { found = 1 } END { exit !found }' ||
 	fail "the driver did not enable the ports in PCS"
-grep -q ' ata0 sata-port d0 port=0 up$' "$TRACE" || fail "port 0 never came up"
-grep -q ' ata1 sata-port d0 port=1 up$' "$TRACE" || fail "port 1 never came up"
+trace_has --kind sata-port --source ata0 --dev 0 --key port=0 --word up "$TRACE" ||
+	fail "port 0 never came up"
+trace_has --kind sata-port --source ata1 --dev 0 --key port=1 --word up "$TRACE" ||
+	fail "port 1 never came up"
 grep -q 'MAP \[ P0 -- P1 -- \]' "$WORK/console.log" || fail "ata_piix did not read MAP 00b"
 expect_clean_ata_log
 expect_no_violations "ata0 d0" "ata1 d0"
@@ -30,7 +34,7 @@ expect_no_violations "ata0 d0" "ata1 d0"
 expect_status 0 --model ich5-sata --trace "$TRACE" --disk "$WORK/p0.img" -- \
 	check-ata-devices "1.0:XFER_UDMA_6:$ident"
 cat "$WORK/stdout"
-grep -q ' ata1 sata-port ' "$TRACE" && fail "absent port 1 came up"
+[ -z "$(trace_grep --kind sata-port --source ata1 "$TRACE")" ] || fail "absent port 1 came up"
 others=$(trace_grep --kind cmd "$TRACE" | { grep -v '^[0-9]* ata0 cmd d0 ' || true; })
 [ -z "$others" ] || fail "commands to absent positions:
 $others"

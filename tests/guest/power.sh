@@ -38,10 +38,15 @@ expect active/idle read-after-Y'
 cat "$WORK/stdout"
 for p in $IO_POSITIONS; do
 	ch=$((p / 2)) dev=$((p % 2))
-	grep -q " ata$ch standby-timer d$dev expired" "$TRACE" || fail "position $p: the standby timer did not expire"
-	# SLEEP, then the reset that wakes the drive into Standby
-	sed -n "/ ata$ch power d$dev sleep/,\$p" "$TRACE" |
-		grep -E " ata$ch (reset srst=1|power d$dev standby)" | head -n 2 | tr '\n' ' ' |
-		grep -q "reset srst=1 .* power d$dev standby" ||
+	trace_has --kind ATA_STANDBY_EXPIRED --source "ata$ch" --dev $dev "$TRACE" ||
+		fail "position $p: the standby timer did not expire"
+	# SLEEP, then the reset that wakes the drive into Standby: the channel's
+	# resets and the drive's power changes, in order, from the first SLEEP.
+	trace_grep --kind reset --kind power --source "ata$ch" "$TRACE" |
+		awk -v d="d$dev" '$3 == "power" && $4 == d && $5 == "sleep" { on = 1 }
+			on && n < 2 && (($3 == "reset" && $4 == "srst=1") || ($3 == "power" && $4 == d && $5 == "standby")) {
+				first = first (n++ ? " " : "") $3
+			}
+			END { print first }' | grep -qx 'reset power' ||
 		fail "position $p: SLEEP was not ended by a reset into Standby"
 done

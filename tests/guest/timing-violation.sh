@@ -40,6 +40,7 @@ expect_status 0 --model ich5 --cable 80 --trace "$TRACE" --disk "$WORK/disk.img"
 	--device-opt strict=on -- sh -c \
 	"$poke ata-pattern verify /dev/sda --size 8M --seed 3 --direct; cat /sys/class/ata_device/dev1.0/xfer_mode"
 cat "$WORK/stdout"
-grep -q ' ata0 error d0 ICRC ' "$TRACE" || fail "strict: no ICRC error in the trace"
+trace_has --kind error --source ata0 --dev 0 --word ICRC "$TRACE" ||
+	fail "strict: no ICRC error in the trace"
 grep -Eq 'ata1\.00: .*ICRC' "$WORK/console.log" || fail "strict: the guest saw no ICRC error"
 grep -q 'pattern ok' "$WORK/stdout" || fail "strict: the data did not verify after libata recovered"

@@ -34,6 +34,11 @@ has "stop-on registers" write=UDMATIM -- debug --stop-on write=U
 has "stop-on registers" write=IDE_CONFIG -- debug --stop-on write=I
 has "device properties" strict= -- run --device-opt st
 has "suites" guest -- test --suite g
+has "a command" trace -- tr
+has "trace subcommands" diff -- trace d
+has "diff formats" unified -- trace diff --format u
+has "diff classes" addresses -- trace diff --ignore ad
+has "diff spaces" ata1 -- trace diff --only ata
 mkdir -p "$WORK/s"
 touch "$WORK/s/check.gdb" "$WORK/s/notes.txt"
 has "gdb scripts" "$WORK/s/check.gdb" -- debug --gdb-batch "$WORK/s/"

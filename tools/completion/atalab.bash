@@ -28,7 +28,11 @@ _atalab() {
 	local atalab=${COMP_WORDS[0]} cmd=${COMP_WORDS[1]:-} w values=""
 	COMPREPLY=()
 	if [ "$COMP_CWORD" = 1 ]; then
-		mapfile -t COMPREPLY < <(compgen -W "setup build run shell debug monitor fault scenario matrix driver test bench fuzz help" -- "$cur")
+		mapfile -t COMPREPLY < <(compgen -W "setup build run shell debug monitor fault scenario trace matrix driver test bench fuzz help" -- "$cur")
+		return 0
+	fi
+	if [ "$cmd" = trace ] && [ "$COMP_CWORD" = 2 ]; then
+		mapfile -t COMPREPLY < <(compgen -W "check grep header forms diff" -- "$cur")
 		return 0
 	fi
 	for w in "${COMP_WORDS[@]:2:COMP_CWORD-2}"; do
@@ -42,6 +46,9 @@ _atalab() {
 	--trace-data) values="block raw" ;;
 	--trace-time) values="absolute relative" ;;
 	--suite) values="unit style tools guest debug fuzz" ;;
+	--format) values="report unified json" ;;
+	--ignore) values="timing commands protocol errors faults violations data taskfile polls time addresses none" ;;
+	--only) values="cfg bm ata0 ata1 ctl0 ctl1 irq0 irq1" ;;
 	--device-opt)
 		values=$(sed -n 's/^  \([a-z][a-z0-9_-]*\)=.*/\1=/p' "$(_atalab_cache)/qemu/build/atalab-ide.help" 2>/dev/null)
 		compopt -o nospace 2>/dev/null

@@ -6,15 +6,17 @@
 ATALAB_BENCH_RULES=10000
 
 cmd_bench() {
-	local size=256M runs=3 trace=0
+	local size=256M runs=3 trace=0 diff=0
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--trace) trace=1; shift ;;
+		--diff) diff=1; shift ;;
 		--size) [ $# -ge 2 ] || usage_error "option --size needs a value"; size=$2; shift 2 ;;
 		--runs) [ $# -ge 2 ] || usage_error "option --runs needs a value"; runs=$2; shift 2 ;;
 		-h | --help)
 			cat <<USAGE
 usage: atalab bench [--size SIZE] [--runs N] [--trace]
+       atalab bench --diff
 Sequential O_DIRECT write then read of SIZE (default 256M) in the guest, 1 MiB
 requests, N times each (default 3), alternating between three machines:
 atalab-ide, QEMU's stock piix4-ide, and atalab-ide with $ATALAB_BENCH_RULES fault rules
@@ -27,10 +29,15 @@ has no readable figure.
 (traces/FORMAT.md), with its throughput against atalab-ide without one,
 and then reads 16 MiB by PIO (libata.dma=0) with the trace folded and raw,
 printing the records and bytes of each.
+--diff instead measures tools/atalab trace diff: ata_piix and atalab_piix
+each read 4 MiB by PIO with a raw trace (about a million records each);
+the report and the unified diff of the two traces are timed, printing the
+records, the seconds and the peak memory of each.
 
-example:
+examples:
   tools/atalab bench --size 64M --runs 1
   tools/atalab bench --runs 5 --trace
+  tools/atalab bench --diff
 USAGE
 			return 0 ;;
 		*) usage_error "unknown option '$1'" ;;
@@ -43,6 +50,10 @@ USAGE
 	work=$(mktemp -d "${TMPDIR:-/tmp}/atalab-bench.XXXXXX")
 	# shellcheck disable=SC2064
 	trap "rm -rf '$work'" EXIT
+	if [ $diff = 1 ]; then
+		bench_diff "$work"
+		return
+	fi
 	bench_rules "$size" >"$work/never.rules"
 	declare -A write read
 	local -a machine machines=(atalab piix4-ide atalab+rules)
@@ -100,6 +111,32 @@ bench_trace_pio() {
 		[ "$records" -gt 0 ] || die "bench: the PIO trace ($mode) has no record"
 		printf 'trace of a 16 MiB PIO read, --trace-data %s: %d records, %d bytes (%.2f MB)\n' \
 			$mode "$records" "$bytes" "$(awk -v b="$bytes" 'BEGIN { print b / 1e6 }')"
+	done
+}
+
+# The trace diff on two traces of about a million records: ata_piix and
+# atalab_piix reading 4 MiB by PIO, every access a record.
+bench_diff() {
+	local work=$1 drv format stats records=()
+	for drv in ata_piix atalab_piix; do
+		truncate -s 32M "$work/$drv.img"
+		"$ATALAB_ROOT/tools/atalab" run --quiet --driver $drv --append libata.dma=0 \
+			--log "$work/$drv.log" --disk "$work/$drv.img" --trace "$work/$drv.trace" \
+			--trace-data raw --timeout 900 -- \
+			dd if=/dev/sda of=/dev/null bs=1M count=4 iflag=direct 2>/dev/null ||
+			die "bench: the PIO read on $drv failed (console: $work/$drv.log)"
+		records+=("$(grep -vc '^#' "$work/$drv.trace")")
+	done
+	printf 'traces: ata_piix %d records (%d bytes), atalab_piix %d records (%d bytes)\n' \
+		"${records[0]}" "$(stat -c %s "$work/ata_piix.trace")" \
+		"${records[1]}" "$(stat -c %s "$work/atalab_piix.trace")"
+	for format in report unified; do
+		# exit 1: the traces differ, as they do
+		stats=$("$(trace_tool_binary)" diff --stats --format $format \
+			"$work/ata_piix.trace" "$work/atalab_piix.trace" 2>&1 >/dev/null) || [ $? = 1 ] ||
+			die "bench: trace diff --format $format failed: $stats"
+		[[ "$stats" == "diff: "* ]] || die "bench: trace diff --format $format printed no figures: $stats"
+		printf 'trace diff --format %s: %s\n' $format "${stats#diff: }"
 	done
 }
 

@@ -9,21 +9,38 @@ cmd_trace() {
 	-h | --help | "")
 		cat <<USAGE
 usage: atalab trace check FILE...
-       atalab trace grep [--kind K] [--source S] [--dev U] [--key K=V]... [--word W]
+       atalab trace grep [--kind K]... [--source S] [--dev U] [--key K=V]... [--word W]...
                          [--count | --sum KEY | --field KEY|@N] FILE
        atalab trace header FILE [KEY]
        atalab trace forms
+       atalab trace diff [--format report|unified|json] [--ignore CLASS,...|none]...
+                         [--only SPACE] [--context N] [--max N] [--stats] A B
   check    parse every record strictly (FILE:LINE: message on the first
            bad one) and count the records of each kind
   grep     print the records that match every filter: --kind a form of the
            record table (ATA_FAULT, ACCESS) or a record kind (fault,
-           timing-summary); --source ata0, bm, ...; --dev the device;
-           --key K=V a key's value (K= only: the key is present); --word W
-           a word of the record.  --count: how many; --sum KEY: the sum of
+           timing-summary), several: any of them; --source ata0, bm, ...;
+           --dev the device; --key K=V a key's value (K= only: the key is
+           present); --word W a word of the record (--key and --word
+           repeated: all of them).  --count: how many; --sum KEY: the sum of
            KEY over them; --field KEY: its value in each (@N: the N-th word
            after the head, from 0).  Exit 1 when nothing matched
   header   the header lines, or the values of one key (fault, personality)
   forms    the record table: form, source, kind, unit, words, keys
+  diff     compare two traces of one scenario (docs/trace-diff.md): aligned
+           by drive and command sequence, by phase and by configuration
+           write, a report of what differs (timing register writes with
+           their decode, commands, protocol paths, outcomes and error
+           handling, fault firings, violations, data).  --format unified:
+           a line diff of the normalized records; json: for tools.
+           --ignore a class (timing, commands, protocol, errors, faults,
+           violations, data, taskfile, polls, time, addresses; default:
+           time, polls and addresses; none: nothing); --only a space (cfg,
+           bm, ata0, ata1, ctl0, ctl1, irq0, irq1); --context N: unified
+           context lines (3); --max N: report lines per class (40);
+           --stats: time and peak memory on stderr.  Exit 0 same, 1
+           different, 2 unreadable or not comparable (header personality,
+           cables, drives or fault rules disagree), saying why
 Exit status 2 for a bad command line or a malformed trace.
 
 examples:
@@ -31,11 +48,13 @@ examples:
   tools/atalab trace grep --kind fault --key rule=bad --count run.trace
   tools/atalab trace grep --kind timing-summary --sum violations run.trace
   tools/atalab trace header run.trace personality
+  tools/atalab trace diff ata_piix.trace atalab_piix.trace
+  tools/atalab trace diff --ignore none --format unified run1.trace run2.trace
 USAGE
 		[ -n "$sub" ] && return 0
 		return $ATALAB_EXIT_USAGE
 		;;
-	check | grep | header | forms) ;;
+	check | grep | header | forms | diff) ;;
 	*) usage_error "unknown subcommand '$sub'" ;;
 	esac
 	build_host_tools

@@ -6,11 +6,13 @@
  *   atalab-trace grep [FILTER...] FILE the records that match, as written
  *   atalab-trace header FILE [KEY]    the header, or one key's values
  *   atalab-trace forms                the record table, one form a line
+ *   atalab-trace diff [OPTION...] A B two traces compared (trace-diff.h)
  *
  * grep filters (all must hold): --kind NAME (a form of the table, e.g.
- * ATA_FAULT, ACCESS; or its record kind, e.g. fault, timing-summary),
- * --source SRC (ata0, bm, ...), --dev U, --key K=V (repeatable; K=
- * alone: the key is present), --word W (one of the words after the head).
+ * ATA_FAULT, ACCESS; or its record kind, e.g. fault, timing-summary;
+ * repeatable: any of them), --source SRC (ata0, bm, ...), --dev U,
+ * --key K=V (repeatable: every one; K= alone: the key is present),
+ * --word W (repeatable: every one is a word after the head).
  * --count prints the number of matches instead, --sum KEY the sum of a
  * numeric key over them, --field KEY the key's value in each (--field @N:
  * the N-th word after the head, from 0).
@@ -22,9 +24,11 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace-diff.h"
 #include "trace-read.h"
 
 #define EXIT_NOMATCH    1
@@ -34,10 +38,11 @@ static int usage(void)
 {
     fprintf(stderr, "usage: atalab-trace check FILE...\n"
             "       atalab-trace grep [--kind K] [--source S] [--dev U] "
-            "[--key K=V]... [--word W] [--count | --sum KEY | --field KEY|@N] "
+            "[--key K=V]... [--word W]... [--count | --sum KEY | --field KEY|@N] "
             "FILE\n"
             "       atalab-trace header FILE [KEY]\n"
-            "       atalab-trace forms\n");
+            "       atalab-trace forms\n"
+            "       atalab-trace diff [OPTION...] A B\n");
     return EXIT_USAGE;
 }
 
@@ -82,17 +87,38 @@ static int cmd_check(int argc, char **argv)
 }
 
 typedef struct Filter {
-    const char *kind, *source, *word;
+    const char *source;
     int dev;
-    GPtrArray *keys;            /* "K=V" or "K=" */
+    GPtrArray *kinds;           /* any of them */
+    GPtrArray *keys;            /* "K=V" or "K=", every one */
+    GPtrArray *words;           /* every one */
 } Filter;
 
 static bool kind_matches(const Filter *flt, const AtalabTraceRecord *rec)
 {
     const AtalabTraceForm *f = rec->form;
+    unsigned i;
 
-    return !flt->kind || !strcmp(flt->kind, f->name) ||
-           (f->kind && !strcmp(flt->kind, f->kind));
+    for (i = 0; i < flt->kinds->len; i++) {
+        const char *kind = g_ptr_array_index(flt->kinds, i);
+
+        if (!strcmp(kind, f->name) || (f->kind && !strcmp(kind, f->kind))) {
+            return true;
+        }
+    }
+    return !flt->kinds->len;
+}
+
+static bool has_word(const AtalabTraceRecord *rec, const char *word)
+{
+    unsigned i;
+
+    for (i = 0; atalab_trace_word(rec, i); i++) {
+        if (!strcmp(atalab_trace_word(rec, i), word)) {
+            return true;
+        }
+    }
+    return false;
 }
 
 static bool matches(const Filter *flt, const AtalabTraceRecord *rec)
@@ -114,21 +140,20 @@ static bool matches(const Filter *flt, const AtalabTraceRecord *rec)
             return false;
         }
     }
-    if (flt->word) {
-        for (i = 0; atalab_trace_word(rec, i); i++) {
-            if (!strcmp(atalab_trace_word(rec, i), flt->word)) {
-                return true;
-            }
+    for (i = 0; i < flt->words->len; i++) {
+        if (!has_word(rec, g_ptr_array_index(flt->words, i))) {
+            return false;
         }
-        return false;
     }
     return true;
 }
 
 static int cmd_grep(int argc, char **argv)
 {
+    g_autoptr(GPtrArray) kinds = g_ptr_array_new();
     g_autoptr(GPtrArray) keys = g_ptr_array_new();
-    Filter flt = { .dev = -1, .keys = keys };
+    g_autoptr(GPtrArray) words = g_ptr_array_new();
+    Filter flt = { .dev = -1, .kinds = kinds, .keys = keys, .words = words };
     const char *sum_key = NULL, *field = NULL;
     bool count = false;
     g_autoptr(GError) err = NULL;
@@ -148,7 +173,7 @@ static int cmd_grep(int argc, char **argv)
             return usage();
         }
         if (!strcmp(o, "--kind")) {
-            flt.kind = v;
+            g_ptr_array_add(kinds, (gpointer)v);
         } else if (!strcmp(o, "--source")) {
             flt.source = v;
         } else if (!strcmp(o, "--dev") && (!strcmp(v, "0") ||
@@ -157,7 +182,7 @@ static int cmd_grep(int argc, char **argv)
         } else if (!strcmp(o, "--key") && strchr(v, '=') && v[0] != '=') {
             g_ptr_array_add(keys, (gpointer)v);
         } else if (!strcmp(o, "--word")) {
-            flt.word = v;
+            g_ptr_array_add(words, (gpointer)v);
         } else if (!strcmp(o, "--sum")) {
             sum_key = v;
         } else if (!strcmp(o, "--field")) {
@@ -259,6 +284,129 @@ static int cmd_forms(void)
     return 0;
 }
 
+/* --name=value or --name value: the value, advancing *i; NULL if not. */
+static const char *option(int argc, char **argv, int *i, const char *name)
+{
+    size_t n = strlen(name);
+
+    if (strncmp(argv[*i], name, n)) {
+        return NULL;
+    }
+    if (argv[*i][n] == '=') {
+        return argv[*i] + n + 1;
+    }
+    if (argv[*i][n] || *i + 1 >= argc) {
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static bool parse_count(const char *v, unsigned *out)
+{
+    char *end;
+    unsigned long x = strtoul(v, &end, 10);
+
+    if (!*v || *end || v[0] == '-' || x > 1000000) {
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+static int diff_usage(const char *why, const char *arg)
+{
+    fprintf(stderr, "atalab-trace diff: %s%s%s%s\n", why, arg ? " '" : "",
+            arg ? arg : "", arg ? "'" : "");
+    fprintf(stderr, "usage: atalab-trace diff [--format report|unified|json] "
+            "[--ignore CLASS[,CLASS...]|none]... [--only SPACE] "
+            "[--context N] [--max N] [--stats] A B\n");
+    return EXIT_USAGE;
+}
+
+static int cmd_diff(int argc, char **argv)
+{
+    static const char *const spaces[] = {
+        "cfg", "bm", "ata0", "ata1", "ctl0", "ctl1", "irq0", "irq1", NULL
+    };
+    DiffOptions o;
+    const char *files[2], *v;
+    int i, n = 0, rc;
+    bool stats = false;
+    gint64 t0 = g_get_monotonic_time();
+
+    diff_options_init(&o);
+    for (i = 0; i < argc; i++) {
+        if ((v = option(argc, argv, &i, "--format"))) {
+            if (!strcmp(v, "report")) {
+                o.format = DIFF_FORMAT_REPORT;
+            } else if (!strcmp(v, "unified")) {
+                o.format = DIFF_FORMAT_UNIFIED;
+            } else if (!strcmp(v, "json")) {
+                o.format = DIFF_FORMAT_JSON;
+            } else {
+                return diff_usage("unknown format", v);
+            }
+        } else if ((v = option(argc, argv, &i, "--ignore"))) {
+            g_auto(GStrv) classes = g_strsplit(v, ",", -1);
+            unsigned k;
+
+            for (k = 0; classes[k]; k++) {
+                int c = diff_class_find(classes[k]);
+
+                if (!strcmp(classes[k], "none")) {
+                    memset(o.ignore, 0, sizeof(o.ignore));
+                } else if (c < 0) {
+                    return diff_usage("unknown class (timing, commands, "
+                                      "protocol, errors, faults, violations, "
+                                      "data, taskfile, polls, time, addresses, "
+                                      "none)", classes[k]);
+                } else {
+                    o.ignore[c] = true;
+                }
+            }
+        } else if ((v = option(argc, argv, &i, "--only"))) {
+            unsigned k;
+
+            for (k = 0; spaces[k] && strcmp(spaces[k], v); k++) {
+            }
+            if (!spaces[k]) {
+                return diff_usage("unknown space (cfg, bm, ata0, ata1, ctl0, "
+                                  "ctl1, irq0, irq1)", v);
+            }
+            o.only = v;
+        } else if ((v = option(argc, argv, &i, "--context"))) {
+            if (!parse_count(v, &o.context)) {
+                return diff_usage("not a number", v);
+            }
+        } else if ((v = option(argc, argv, &i, "--max"))) {
+            if (!parse_count(v, &o.max_per_class)) {
+                return diff_usage("not a number", v);
+            }
+        } else if (!strcmp(argv[i], "--stats")) {
+            stats = true;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return diff_usage("unknown option", argv[i]);
+        } else if (n < 2) {
+            files[n++] = argv[i];
+        } else {
+            return diff_usage("one trace too many", argv[i]);
+        }
+    }
+    if (n != 2) {
+        return diff_usage("two traces wanted", NULL);
+    }
+    rc = diff_traces(files[0], files[1], &o, stdout, stderr);
+    if (stats) {
+        struct rusage ru;
+
+        getrusage(RUSAGE_SELF, &ru);
+        fflush(stdout);
+        fprintf(stderr, "diff: %.2f s, peak memory %ld KiB\n",
+                (g_get_monotonic_time() - t0) / 1e6, ru.ru_maxrss);
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -275,6 +423,9 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "forms") && argc == 2) {
         return cmd_forms();
+    }
+    if (!strcmp(argv[1], "diff")) {
+        return cmd_diff(argc - 2, argv + 2);
     }
     return usage();
 }

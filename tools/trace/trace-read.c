@@ -609,19 +609,25 @@ void atalab_trace_close(AtalabTraceFile *f)
     g_free(f);
 }
 
-const char *atalab_trace_header(const AtalabTraceFile *f, const char *key)
+const char *atalab_trace_header_value(const GPtrArray *lines,
+                                      const char *key)
 {
     size_t n = strlen(key);
     unsigned i;
 
-    for (i = 0; i < f->header->len; i++) {
-        const char *h = g_ptr_array_index(f->header, i);
+    for (i = 0; i < lines->len; i++) {
+        const char *h = g_ptr_array_index(lines, i);
 
         if (!strncmp(h, key, n) && (h[n] == ' ' || !h[n])) {
             return h[n] ? h + n + 1 : h + n;
         }
     }
     return NULL;
+}
+
+const char *atalab_trace_header(const AtalabTraceFile *f, const char *key)
+{
+    return atalab_trace_header_value(f->header, key);
 }
 
 const GPtrArray *atalab_trace_header_lines(const AtalabTraceFile *f)

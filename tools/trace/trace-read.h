@@ -90,6 +90,9 @@ AtalabTraceFile *atalab_trace_open(const char *path, bool strict,
 void atalab_trace_close(AtalabTraceFile *f);
 /* The first header value of key ("personality"), or NULL. */
 const char *atalab_trace_header(const AtalabTraceFile *f, const char *key);
+/* The first value of key in header lines ("KEY VALUE"), or NULL. */
+const char *atalab_trace_header_value(const GPtrArray *lines,
+                                      const char *key);
 /* Every header line in order: "KEY VALUE" strings. */
 const GPtrArray *atalab_trace_header_lines(const AtalabTraceFile *f);
 /*

@@ -1,0 +1,1254 @@
+/*
+ * atalab trace diff: the semantic comparison and its report (trace-diff.h).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "trace-diff.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "atalab-personality.h"
+#include "atalab-timing.h"
+#include "diff-align.h"
+#include "diff-model.h"
+#include "diff-unified.h"
+
+static const char *const class_names[DIFF_N_CLASSES] = {
+    [DIFF_TIMING] = "timing",
+    [DIFF_COMMANDS] = "commands",
+    [DIFF_PROTOCOL] = "protocol",
+    [DIFF_ERRORS] = "errors",
+    [DIFF_FAULTS] = "faults",
+    [DIFF_VIOLATIONS] = "violations",
+    [DIFF_DATA] = "data",
+    [DIFF_TASKFILE] = "taskfile",
+    [DIFF_POLLS] = "polls",
+    [DIFF_TIME] = "time",
+    [DIFF_ADDRESSES] = "addresses",
+};
+
+const char *diff_class_name(DiffClass c)
+{
+    return class_names[c];
+}
+
+int diff_class_find(const char *name)
+{
+    int c;
+
+    for (c = 0; c < DIFF_N_CLASSES; c++) {
+        if (!strcmp(name, class_names[c])) {
+            return c;
+        }
+    }
+    return -1;
+}
+
+void diff_options_init(DiffOptions *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->ignore[DIFF_TIME] = o->ignore[DIFF_POLLS] = true;
+    o->ignore[DIFF_ADDRESSES] = true;
+    o->format = DIFF_FORMAT_REPORT;
+    o->context = 3;
+    o->max_per_class = 40;
+}
+
+/* ---- differences ------------------------------------------------------- */
+
+typedef struct Difference {
+    DiffClass cls;
+    char space[8];              /* cfg, ata0, ata1 */
+    bool dma;                   /* concerns the bus master too (--only bm) */
+    int drive;                  /* 0-3, or -1 */
+    const char *phase;
+    char *what;
+    char *a, *b;                /* NULL: only on the other side */
+    GPtrArray *detail;
+    unsigned a_line, b_line;
+} Difference;
+
+typedef struct Diff {
+    const DiffOptions *o;
+    const DiffTrace *ta, *tb;
+    const AtalabPersonality *pers;
+    GArray *diffs;              /* Difference */
+} Diff;
+
+static void difference_clear(Difference *d)
+{
+    g_free(d->what);
+    g_free(d->a);
+    g_free(d->b);
+    if (d->detail) {
+        g_ptr_array_free(d->detail, true);
+    }
+}
+
+static const char *drive_name(int drive)
+{
+    static const char *const names[] = { "ata0 d0", "ata0 d1", "ata1 d0",
+                                         "ata1 d1" };
+
+    return drive >= 0 && drive < 4 ? names[drive] : "controller";
+}
+
+/* Does --only keep a difference of this space? */
+static bool only_keeps(const DiffOptions *o, const char *space, bool dma)
+{
+    if (!o->only) {
+        return true;
+    }
+    if (dma && !strcmp(o->only, "bm")) {
+        return true;
+    }
+    if (!strcmp(o->only, space)) {
+        return true;
+    }
+    /* ctlN and irqN are channel N's, as ataN is */
+    return (g_str_has_prefix(o->only, "ctl") || g_str_has_prefix(o->only, "irq")) &&
+           g_str_has_prefix(space, "ata") && o->only[3] == space[3] &&
+           !o->only[4];
+}
+
+/* Add a difference (takes what, a and b); NULL when filtered out. */
+static Difference *add(Diff *df, DiffClass cls, int drive, bool dma,
+                       const char *phase, char *what, char *a, char *b,
+                       unsigned a_line, unsigned b_line)
+{
+    Difference d = {
+        .cls = cls, .drive = drive, .dma = dma, .phase = phase,
+        .what = what, .a = a, .b = b, .a_line = a_line, .b_line = b_line,
+    };
+
+    if (drive < 0) {
+        strcpy(d.space, "cfg");
+    } else {
+        strcpy(d.space, drive < 2 ? "ata0" : "ata1");
+    }
+    if (df->o->ignore[cls] || !only_keeps(df->o, d.space, dma)) {
+        difference_clear(&d);
+        return NULL;
+    }
+    g_array_append_val(df->diffs, d);
+    return &g_array_index(df->diffs, Difference, df->diffs->len - 1);
+}
+
+static void add_detail(Difference *d, char *line)
+{
+    if (!d) {
+        g_free(line);
+        return;
+    }
+    if (!d->detail) {
+        d->detail = g_ptr_array_new_with_free_func(g_free);
+    }
+    g_ptr_array_add(d->detail, line);
+}
+
+/* Append to out the fields of x that y lacks or has with another value. */
+static void fields_not_in(char **x, char **y, GString *out)
+{
+    unsigned i, j;
+
+    for (i = 0; x[i]; i++) {
+        size_t kl = strcspn(x[i], "=");
+        const char *other = NULL;
+
+        for (j = 0; y[j]; j++) {
+            if (!strncmp(x[i], y[j], kl + 1)) {
+                other = y[j];
+            }
+        }
+        if (!other || strcmp(other, x[i])) {
+            g_string_append_printf(out, "%s%s", out->len ? " " : "", x[i]);
+        }
+    }
+}
+
+/*
+ * The key=value fields of two decoded settings that differ, as
+ * "fa vs fb"; NULL when none do.
+ */
+static char *fields_that_differ(const char *a, const char *b)
+{
+    g_auto(GStrv) fa = g_strsplit(a, " ", -1);
+    g_auto(GStrv) fb = g_strsplit(b, " ", -1);
+    g_autoptr(GString) sa = g_string_new(NULL);
+    g_autoptr(GString) sb = g_string_new(NULL);
+
+    fields_not_in(fa, fb, sa);
+    fields_not_in(fb, fa, sb);
+    if (!sa->len && !sb->len) {
+        return NULL;
+    }
+    return g_strdup_printf("%s vs %s", sa->len ? sa->str : "(none)",
+                           sb->len ? sb->str : "(none)");
+}
+
+/* ---- configuration writes ------------------------------------------------ */
+
+static void apply(uint8_t cfg[256], const DiffCfgWrite *w, uint32_t value)
+{
+    unsigned i;
+
+    for (i = 0; i < w->size && w->offset + i < 256; i++) {
+        cfg[w->offset + i] = value >> (8 * i);
+    }
+}
+
+static void decode(const AtalabPersonality *p, const uint8_t cfg[256],
+                   unsigned drive, char *buf)
+{
+    AtalabDriveTiming t;
+
+    atalab_timing_decode(p, cfg, drive, &t);
+    atalab_timing_format(&t, buf, ATALAB_TIMING_STR_LEN);
+}
+
+static char *hexval(const DiffCfgWrite *w)
+{
+    return g_strdup_printf("0x%0*x", (int)w->size * 2, w->value);
+}
+
+/* The drives a write's sequence concerns: a channel's two, or all. */
+static bool seq_has_drive(unsigned seq, unsigned drive)
+{
+    return seq == 2 || drive / 2 == seq;
+}
+
+static const char *seq_name(unsigned seq)
+{
+    return seq == 0 ? "cfg ata0" : seq == 1 ? "cfg ata1" : "cfg";
+}
+
+/*
+ * Two writes of one register with different values: what the difference
+ * of value does to each drive, on A's configuration as it was.
+ */
+static void write_changed(Diff *df, unsigned seq, const DiffCfgWrite *wa,
+                          const DiffCfgWrite *wb)
+{
+    Difference *d;
+    unsigned drive;
+
+    d = add(df, DIFF_TIMING, -1, false, diff_phase_name(wa->phase[seq]),
+            g_strdup_printf("%s %s", seq_name(seq), wa->reg), hexval(wa),
+            hexval(wb), wa->line, wb->line);
+    if (d && wa->size != wb->size) {
+        add_detail(d, g_strdup_printf("%u-bit vs %u-bit access at 0x%02x vs "
+                                      "0x%02x", wa->size * 8, wb->size * 8,
+                                      wa->offset, wb->offset));
+    }
+    if (d && seq < 2 && wa->offset == wb->offset &&
+        (wa->value & wa->chan_bits[seq]) == (wb->value & wb->chan_bits[seq])) {
+        add_detail(d, g_strdup_printf("the same in ata%u's bits (0x%0*x); "
+                                      "the other bits differ", seq,
+                                      (int)wa->size * 2,
+                                      wa->value & wa->chan_bits[seq]));
+    }
+    if (!d || !df->pers) {
+        return;
+    }
+    for (drive = 0; drive < DIFF_DRIVES; drive++) {
+        uint8_t ca[256], cb[256];
+        char sa[ATALAB_TIMING_STR_LEN], sb[ATALAB_TIMING_STR_LEN];
+        char *f;
+
+        if (!seq_has_drive(seq, drive)) {
+            continue;
+        }
+        memcpy(ca, wa->before, sizeof(ca));
+        memcpy(cb, wa->before, sizeof(cb));
+        apply(ca, wa, wa->value);
+        apply(cb, wb, wb->value);
+        decode(df->pers, ca, drive, sa);
+        decode(df->pers, cb, drive, sb);
+        f = fields_that_differ(sa, sb);
+        if (f) {
+            add_detail(d, g_strdup_printf("%s: %s", drive_name(drive), f));
+            g_free(f);
+        }
+    }
+}
+
+static void write_alone(Diff *df, unsigned seq, const DiffCfgWrite *w,
+                        bool in_a)
+{
+    Difference *d;
+    unsigned drive;
+
+    d = add(df, DIFF_TIMING, -1, false, diff_phase_name(w->phase[seq]),
+            g_strdup_printf("%s %s", seq_name(seq), w->reg),
+            in_a ? hexval(w) : NULL, in_a ? NULL : hexval(w),
+            in_a ? w->line : 0, in_a ? 0 : w->line);
+    if (!d || !df->pers) {
+        return;
+    }
+    for (drive = 0; drive < DIFF_DRIVES; drive++) {
+        uint8_t after[256];
+        char sb[ATALAB_TIMING_STR_LEN], sa[ATALAB_TIMING_STR_LEN];
+        char *f;
+
+        if (!(w->drives & (1u << drive)) || !seq_has_drive(seq, drive)) {
+            continue;
+        }
+        memcpy(after, w->before, sizeof(after));
+        apply(after, w, w->value);
+        decode(df->pers, w->before, drive, sb);
+        decode(df->pers, after, drive, sa);
+        f = fields_that_differ(sb, sa);
+        if (f) {
+            add_detail(d, g_strdup_printf("%s: sets %s", drive_name(drive),
+                                          strstr(f, " vs ") + 4));
+            g_free(f);
+        }
+    }
+}
+
+/*
+ * Within one stretch of A-only and B-only elements: pair those for which
+ * same(a, b) holds, in order (each A element with the first B element
+ * left that matches).  pa[i]: 1 + the index of A's i-th element's pair.
+ */
+static void pair_up(size_t na, size_t nb, size_t a0, size_t b0,
+                    bool (*same)(const void *, size_t, size_t),
+                    const void *ctx, size_t *pa, bool *paired_b)
+{
+    size_t i, j, from = 0;
+
+    for (i = 0; i < na; i++) {
+        pa[i] = 0;
+        for (j = from; j < nb; j++) {
+            if (!paired_b[j] && same(ctx, a0 + i, b0 + j)) {
+                pa[i] = j + 1;
+                paired_b[j] = true;
+                from = j + 1;
+                break;
+            }
+        }
+    }
+}
+
+typedef struct WriteSeq {
+    unsigned seq;
+    GArray *a, *b;              /* indices into the traces' writes */
+} WriteSeq;
+
+static const DiffCfgWrite *seq_write(const Diff *df, const WriteSeq *ws,
+                                     bool in_a, size_t i)
+{
+    const DiffTrace *t = in_a ? df->ta : df->tb;
+
+    return &g_array_index(t->writes, DiffCfgWrite,
+                          g_array_index(in_a ? ws->a : ws->b, guint, i));
+}
+
+typedef struct SeqPair {
+    const Diff *df;
+    const WriteSeq *ws;
+} SeqPair;
+
+static bool same_reg(const void *ctx, size_t i, size_t j)
+{
+    const SeqPair *p = ctx;
+
+    return !strcmp(seq_write(p->df, p->ws, true, i)->reg,
+                   seq_write(p->df, p->ws, false, j)->reg);
+}
+
+/* Walk an alignment: equal runs to same(), paired changes, the rest. */
+typedef struct Walk {
+    void (*equal)(Diff *, size_t, size_t, void *);
+    void (*changed)(Diff *, size_t, size_t, void *);
+    void (*alone)(Diff *, size_t, bool, void *);
+    bool (*pairable)(const void *, size_t, size_t);
+    const void *pair_ctx;
+    void *opaque;
+} Walk;
+
+static void walk(Diff *df, const uint64_t *ka, size_t na, const uint64_t *kb,
+                 size_t nb, const Walk *w)
+{
+    g_autofree bool *del = g_new(bool, na + 1);
+    g_autofree bool *ins = g_new(bool, nb + 1);
+    g_autofree DiffRun *runs = NULL;
+    size_t n, r, k;
+
+    diff_align(ka, na, kb, nb, del, ins);
+    n = diff_runs(del, na, ins, nb, &runs);
+    for (r = 0; r < n; r++) {
+        DiffRun *run = &runs[r];
+
+        if (run->op == DIFF_SAME) {
+            for (k = 0; k < run->len; k++) {
+                if (w->equal) {
+                    w->equal(df, run->a_at + k, run->b_at + k, w->opaque);
+                }
+            }
+        } else if (run->op == DIFF_DELETE && r + 1 < n &&
+                   runs[r + 1].op == DIFF_INSERT && w->pairable) {
+            DiffRun *next = &runs[r + 1];
+            g_autofree size_t *pa = g_new(size_t, run->len);
+            g_autofree bool *pb = g_new0(bool, next->len);
+
+            pair_up(run->len, next->len, run->a_at, next->b_at, w->pairable,
+                    w->pair_ctx, pa, pb);
+            for (k = 0; k < run->len; k++) {
+                if (pa[k]) {
+                    w->changed(df, run->a_at + k, next->b_at + pa[k] - 1,
+                               w->opaque);
+                } else {
+                    w->alone(df, run->a_at + k, true, w->opaque);
+                }
+            }
+            for (k = 0; k < next->len; k++) {
+                if (!pb[k]) {
+                    w->alone(df, next->b_at + k, false, w->opaque);
+                }
+            }
+            r++;
+        } else {
+            for (k = 0; k < run->len; k++) {
+                w->alone(df, (run->op == DIFF_DELETE ? run->a_at : run->b_at) + k,
+                         run->op == DIFF_DELETE, w->opaque);
+            }
+        }
+    }
+}
+
+static void writes_changed(Diff *df, size_t i, size_t j, void *opaque)
+{
+    const WriteSeq *ws = opaque;
+
+    write_changed(df, ws->seq, seq_write(df, ws, true, i),
+                  seq_write(df, ws, false, j));
+}
+
+static void writes_alone(Diff *df, size_t i, bool in_a, void *opaque)
+{
+    const WriteSeq *ws = opaque;
+
+    write_alone(df, ws->seq, seq_write(df, ws, in_a, i), in_a);
+}
+
+/* The writes of one sequence (channel 0, 1, controller) and their keys. */
+static GArray *seq_writes(const DiffTrace *t, unsigned seq, uint64_t **keys)
+{
+    GArray *idx = g_array_new(false, false, sizeof(guint));
+    guint i;
+
+    *keys = g_new(uint64_t, t->writes->len + 1);
+    for (i = 0; i < t->writes->len; i++) {
+        const DiffCfgWrite *w = &g_array_index(t->writes, DiffCfgWrite, i);
+
+        if (diff_write_in(w, seq)) {
+            (*keys)[idx->len] = diff_write_key(w, seq);
+            g_array_append_val(idx, i);
+        }
+    }
+    return idx;
+}
+
+/* Writes that changed nothing, counted per register. */
+static void compare_redundant(Diff *df)
+{
+    g_autoptr(GHashTable) regs = g_hash_table_new(g_str_hash, g_str_equal);
+    g_autoptr(GList) names = NULL;
+    GHashTableIter it;
+    gpointer k;
+    GList *l;
+
+    g_hash_table_iter_init(&it, df->ta->redundant);
+    while (g_hash_table_iter_next(&it, &k, NULL)) {
+        g_hash_table_add(regs, k);
+    }
+    g_hash_table_iter_init(&it, df->tb->redundant);
+    while (g_hash_table_iter_next(&it, &k, NULL)) {
+        g_hash_table_add(regs, k);
+    }
+    names = g_list_sort(g_hash_table_get_keys(regs), (GCompareFunc)strcmp);
+    for (l = names; l; l = l->next) {
+        guint na = GPOINTER_TO_UINT(g_hash_table_lookup(df->ta->redundant, l->data));
+        guint nb = GPOINTER_TO_UINT(g_hash_table_lookup(df->tb->redundant, l->data));
+
+        if (na != nb) {
+            add(df, DIFF_TIMING, -1, false, "whole run",
+                g_strdup_printf("cfg %s writes that change nothing",
+                                (char *)l->data),
+                g_strdup_printf("%u", na), g_strdup_printf("%u", nb), 0, 0);
+        }
+    }
+}
+
+static void compare_writes(Diff *df)
+{
+    unsigned seq;
+
+    for (seq = 0; seq < 3; seq++) {
+        g_autofree uint64_t *ka = NULL;
+        g_autofree uint64_t *kb = NULL;
+        WriteSeq ws = { .seq = seq };
+        SeqPair p = { df, &ws };
+        Walk w = {
+            .changed = writes_changed, .alone = writes_alone,
+            .pairable = same_reg, .pair_ctx = &p, .opaque = &ws,
+        };
+
+        ws.a = seq_writes(df->ta, seq, &ka);
+        ws.b = seq_writes(df->tb, seq, &kb);
+        walk(df, ka, ws.a->len, kb, ws.b->len, &w);
+        g_array_free(ws.a, true);
+        g_array_free(ws.b, true);
+    }
+    compare_redundant(df);
+}
+
+/* ---- commands ------------------------------------------------------------ */
+
+typedef struct DriveCtx {
+    int drive;
+    const DiffDrive *a, *b;
+    GArray *alone_a, *alone_b;  /* indices of commands only on one side */
+} DriveCtx;
+
+static const DiffCmd *cmd_of(const DiffDrive *d, size_t i)
+{
+    return &g_array_index(d->cmds, DiffCmd, i);
+}
+
+static char *cmd_text(const DiffCmd *c)
+{
+    return g_strdup_printf("seq %u %s%s%s", c->seq, c->name,
+                           c->params ? " " : "", c->params ? c->params : "");
+}
+
+static char *cmd_subject(const DiffCmd *a, const DiffCmd *b)
+{
+    if (a->seq == b->seq) {
+        return g_strdup_printf("seq %u %s", a->seq, a->name);
+    }
+    return g_strdup_printf("seq %u/%u %s", a->seq, b->seq, a->name);
+}
+
+static const char *xfer_name(const DiffCmd *c)
+{
+    return c->xfer == DIFF_XFER_DMA ? "DMA" :
+           c->xfer == DIFF_XFER_PIO ? "PIO" : "non-data";
+}
+
+static char *protocol_text(const DiffCmd *c)
+{
+    GString *s = g_string_new(xfer_name(c));
+
+    if (c->xfer != DIFF_XFER_NONE) {
+        g_string_append(s, c->dir_out ? " out" : " in");
+    }
+    g_string_append(s, c->polled ? ", polled" : ", interrupt-driven");
+    if (c->xfer == DIFF_XFER_PIO) {
+        g_string_append_printf(s, ", %u-byte DRQ blocks", c->max_block);
+    }
+    return g_string_free(s, false);
+}
+
+static const char *outcome_name(DiffOutcome o)
+{
+    static const char *const names[] = {
+        [DIFF_OUT_DONE] = "done", [DIFF_OUT_ERROR] = "error",
+        [DIFF_OUT_ABORT] = "aborted", [DIFF_OUT_STUCK] = "DMA stuck",
+        [DIFF_OUT_NONE] = "no completion (timed out)",
+        [DIFF_OUT_OPEN] = "unfinished at the trace's end",
+    };
+
+    return names[o];
+}
+
+static char *outcome_text(const DiffCmd *c)
+{
+    return c->outcome_text ?
+           g_strdup_printf("%s %s", outcome_name(c->outcome), c->outcome_text) :
+           g_strdup(outcome_name(c->outcome));
+}
+
+static char *data_text(const Diff *df, const DiffCmd *c)
+{
+    if (df->ta->folded && df->tb->folded) {
+        return g_strdup_printf("%" G_GUINT64_FORMAT " PIO bytes (sum 0x%08x), "
+                               "%" G_GUINT64_FORMAT " sectors", c->pio_bytes,
+                               c->pio_sum, c->io_sectors);
+    }
+    return g_strdup_printf("%" G_GUINT64_FORMAT " PIO bytes, %" G_GUINT64_FORMAT
+                           " sectors", c->pio_bytes, c->io_sectors);
+}
+
+/*
+ * One command in both traces: how it went.  same_params: the commands
+ * are equal (otherwise their data and taskfile differ as a consequence
+ * and are not reported again).
+ */
+static void cmd_pair(Diff *df, DriveCtx *dc, const DiffCmd *a,
+                     const DiffCmd *b, bool same_params);
+
+static void cmds_equal(Diff *df, size_t i, size_t j, void *opaque)
+{
+    DriveCtx *dc = opaque;
+
+    cmd_pair(df, dc, cmd_of(dc->a, i), cmd_of(dc->b, j), true);
+}
+
+static void cmd_pair(Diff *df, DriveCtx *dc, const DiffCmd *a,
+                     const DiffCmd *b, bool same_params)
+{
+    const char *phase = diff_phase_name(a->phase);
+    int dr = dc->drive;
+    bool dma = a->xfer == DIFF_XFER_DMA || b->xfer == DIFF_XFER_DMA;
+    char *pa = protocol_text(a), *pb = protocol_text(b);
+
+    if (strcmp(pa, pb)) {
+        add(df, DIFF_PROTOCOL, dr, dma, phase, cmd_subject(a, b), pa, pb,
+            a->line, b->line);
+    } else {
+        g_free(pa);
+        g_free(pb);
+    }
+    if (a->outcome != b->outcome || g_strcmp0(a->outcome_text, b->outcome_text)) {
+        add(df, DIFF_ERRORS, dr, dma, phase, cmd_subject(a, b),
+            outcome_text(a), outcome_text(b), a->line, b->line);
+    }
+    if (!same_params) {
+        return;
+    }
+    if (a->pio_bytes != b->pio_bytes || a->io_sectors != b->io_sectors ||
+        (df->ta->folded && df->tb->folded && a->pio_sum != b->pio_sum)) {
+        add(df, DIFF_DATA, dr, dma, phase, cmd_subject(a, b),
+            data_text(df, a), data_text(df, b), a->line, b->line);
+    }
+    if (strcmp(a->taskfile, b->taskfile)) {
+        add(df, DIFF_TASKFILE, dr, false, phase, cmd_subject(a, b),
+            g_strdup(a->taskfile), g_strdup(b->taskfile), a->line, b->line);
+    }
+    if (a->polls != b->polls) {
+        add(df, DIFF_POLLS, dr, false, phase, cmd_subject(a, b),
+            g_strdup_printf("%u Status reads", a->polls),
+            g_strdup_printf("%u Status reads", b->polls), a->line, b->line);
+    }
+    if (a->end - a->start != b->end - b->start) {
+        add(df, DIFF_TIME, dr, false, phase, cmd_subject(a, b),
+            g_strdup_printf("%" G_GINT64_FORMAT " ns", a->end - a->start),
+            g_strdup_printf("%" G_GINT64_FORMAT " ns", b->end - b->start),
+            a->line, b->line);
+    }
+}
+
+static bool is_read(const DiffCmd *c)
+{
+    return strstr(c->name, "READ") != NULL;
+}
+
+/*
+ * Two commands are one step done differently when they have one opcode,
+ * or move the same sectors the same way (READ DMA and READ SECTORS: a
+ * different protocol path).
+ */
+static bool same_step(const void *ctx, size_t i, size_t j)
+{
+    const DriveCtx *dc = ctx;
+    const DiffCmd *a = cmd_of(dc->a, i), *b = cmd_of(dc->b, j);
+
+    if (a->opcode == b->opcode) {
+        return true;
+    }
+    return a->params && b->params && g_str_has_prefix(a->params, "lba=") &&
+           !strcmp(a->params, b->params) && is_read(a) == is_read(b);
+}
+
+static void cmds_changed(Diff *df, size_t i, size_t j, void *opaque)
+{
+    DriveCtx *dc = opaque;
+    const DiffCmd *a = cmd_of(dc->a, i), *b = cmd_of(dc->b, j);
+
+    if (a->opcode != b->opcode) {
+        /* The protocol difference names both commands. */
+        g_autofree char *pa = protocol_text(a);
+        g_autofree char *pb = protocol_text(b);
+        bool dma = a->xfer == DIFF_XFER_DMA || b->xfer == DIFF_XFER_DMA;
+
+        add(df, DIFF_PROTOCOL, dc->drive, dma, diff_phase_name(a->phase),
+            g_strdup_printf("seq %u/%u %s", a->seq, b->seq, a->params),
+            g_strdup_printf("%s (%s)", a->name, pa),
+            g_strdup_printf("%s (%s)", b->name, pb), a->line, b->line);
+        return;
+    }
+    add(df, DIFF_COMMANDS, dc->drive, false, diff_phase_name(a->phase),
+        cmd_subject(a, b), g_strdup(a->params ? a->params : "(no parameters)"),
+        g_strdup(b->params ? b->params : "(no parameters)"), a->line, b->line);
+    cmd_pair(df, dc, a, b, false);
+}
+
+static void cmds_alone(Diff *df, size_t i, bool in_a, void *opaque)
+{
+    DriveCtx *dc = opaque;
+    guint idx = i;
+
+    g_array_append_val(in_a ? dc->alone_a : dc->alone_b, idx);
+}
+
+static uint64_t *cmd_keys(const DiffDrive *d)
+{
+    uint64_t *k = g_new(uint64_t, d->cmds->len + 1);
+    unsigned i;
+
+    for (i = 0; i < d->cmds->len; i++) {
+        k[i] = cmd_of(d, i)->key;
+    }
+    return k;
+}
+
+/* Commands on one side only: reordered when the other side has one too. */
+static void report_alone(Diff *df, DriveCtx *dc)
+{
+    g_autoptr(GHashTable) in_b = g_hash_table_new(g_int64_hash, g_int64_equal);
+    g_autofree bool *used_b = g_new0(bool, dc->alone_b->len + 1);
+    unsigned i;
+
+    for (i = 0; i < dc->alone_b->len; i++) {
+        const DiffCmd *c = cmd_of(dc->b, g_array_index(dc->alone_b, guint, i));
+        GSList *l = g_hash_table_lookup(in_b, &c->key);
+
+        g_hash_table_insert(in_b, (gpointer)&c->key,
+                            g_slist_append(l, GUINT_TO_POINTER(i)));
+    }
+    for (i = 0; i < dc->alone_a->len; i++) {
+        const DiffCmd *a = cmd_of(dc->a, g_array_index(dc->alone_a, guint, i));
+        GSList *l = g_hash_table_lookup(in_b, &a->key);
+        const DiffCmd *b = NULL;
+
+        for (; l; l = l->next) {
+            guint k = GPOINTER_TO_UINT(l->data);
+
+            if (!used_b[k]) {
+                used_b[k] = true;
+                b = cmd_of(dc->b, g_array_index(dc->alone_b, guint, k));
+                break;
+            }
+        }
+        if (b) {
+            Difference *d = add(df, DIFF_COMMANDS, dc->drive, false,
+                                diff_phase_name(a->phase),
+                                g_strdup_printf("%s reordered", a->name),
+                                cmd_text(a), cmd_text(b), a->line, b->line);
+
+            add_detail(d, g_strdup_printf("%s in A, %s in B",
+                                          diff_phase_name(a->phase),
+                                          diff_phase_name(b->phase)));
+        } else {
+            add(df, DIFF_COMMANDS, dc->drive, false, diff_phase_name(a->phase),
+                g_strdup(a->name), cmd_text(a), NULL, a->line, 0);
+        }
+    }
+    for (i = 0; i < dc->alone_b->len; i++) {
+        const DiffCmd *b = cmd_of(dc->b, g_array_index(dc->alone_b, guint, i));
+
+        if (!used_b[i]) {
+            add(df, DIFF_COMMANDS, dc->drive, false, diff_phase_name(b->phase),
+                g_strdup(b->name), NULL, cmd_text(b), 0, b->line);
+        }
+    }
+    {
+        GHashTableIter it;
+        gpointer k, v;
+
+        g_hash_table_iter_init(&it, in_b);
+        while (g_hash_table_iter_next(&it, &k, &v)) {
+            g_slist_free(v);
+        }
+    }
+}
+
+static void compare_commands(Diff *df, int drive)
+{
+    const DiffDrive *a = &df->ta->drive[drive], *b = &df->tb->drive[drive];
+    g_autofree uint64_t *ka = cmd_keys(a);
+    g_autofree uint64_t *kb = cmd_keys(b);
+    DriveCtx dc = {
+        .drive = drive, .a = a, .b = b,
+        .alone_a = g_array_new(false, false, sizeof(guint)),
+        .alone_b = g_array_new(false, false, sizeof(guint)),
+    };
+    Walk w = {
+        .equal = cmds_equal, .changed = cmds_changed, .alone = cmds_alone,
+        .pairable = same_step, .pair_ctx = &dc, .opaque = &dc,
+    };
+
+    walk(df, ka, a->cmds->len, kb, b->cmds->len, &w);
+    report_alone(df, &dc);
+    g_array_free(dc.alone_a, true);
+    g_array_free(dc.alone_b, true);
+}
+
+/* ---- phases and error handling ------------------------------------------ */
+
+static const DiffPhaseRun *run_of(const DiffDrive *d, size_t i)
+{
+    return &g_array_index(d->runs, DiffPhaseRun, i);
+}
+
+static char *eh_summary(const DiffDrive *d, const DiffPhaseRun *r)
+{
+    GString *s = g_string_new(r->trigger_text ? r->trigger_text : "?");
+    char *speed = fields_that_differ(r->timing_start, r->timing_end);
+
+    g_string_append_printf(s, "; %u command%s, %u retr%s, %u reset%s",
+                           r->n_cmds, r->n_cmds == 1 ? "" : "s",
+                           r->retries, r->retries == 1 ? "y" : "ies",
+                           r->resets, r->resets == 1 ? "" : "s");
+    if (speed) {
+        g_string_append_printf(s, "; timing %s", speed);
+        g_free(speed);
+    }
+    g_string_append(s, r->recovered ? "; recovered" : "; not recovered");
+    return g_string_free(s, false);
+}
+
+static void runs_equal(Diff *df, size_t i, size_t j, void *opaque)
+{
+    DriveCtx *dc = opaque;
+    const DiffPhaseRun *a = run_of(dc->a, i), *b = run_of(dc->b, j);
+    const char *phase = diff_phase_name(a->phase);
+    char *f = fields_that_differ(a->timing_end, b->timing_end);
+
+    if (f) {
+        Difference *d = add(df, DIFF_TIMING, dc->drive, false, phase,
+                            g_strdup_printf("setting at the end of %s",
+                                            phase),
+                            g_strdup(a->timing_end), g_strdup(b->timing_end),
+                            a->line, b->line);
+
+        add_detail(d, f);
+    }
+    if (a->phase == DIFF_PHASE_EH) {
+        char *sa = eh_summary(dc->a, a), *sb = eh_summary(dc->b, b);
+
+        if (strcmp(sa, sb)) {
+            add(df, DIFF_ERRORS, dc->drive, false, phase,
+                g_strdup("error handling"), sa, sb, a->line, b->line);
+        } else {
+            g_free(sa);
+            g_free(sb);
+        }
+    }
+}
+
+static void runs_alone(Diff *df, size_t i, bool in_a, void *opaque)
+{
+    DriveCtx *dc = opaque;
+    const DiffDrive *d = in_a ? dc->a : dc->b;
+    const DiffPhaseRun *r = run_of(d, i);
+    DiffClass cls = r->phase == DIFF_PHASE_EH ? DIFF_ERRORS :
+                    r->phase == DIFF_PHASE_MODE ? DIFF_TIMING : DIFF_COMMANDS;
+    char *text = r->phase == DIFF_PHASE_EH ? eh_summary(d, r) :
+                 g_strdup_printf("%u command%s%s%s", r->n_cmds,
+                                 r->n_cmds == 1 ? "" : "s",
+                                 *r->timing_end ? "; ends with " : "",
+                                 r->timing_end);
+
+    add(df, cls, dc->drive, false, diff_phase_name(r->phase),
+        g_strdup_printf("phase %s", diff_phase_name(r->phase)),
+        in_a ? text : NULL, in_a ? NULL : text, in_a ? r->line : 0,
+        in_a ? 0 : r->line);
+}
+
+static uint64_t *run_keys(const DiffDrive *d)
+{
+    uint64_t *k = g_new(uint64_t, d->runs->len + 1);
+    unsigned i;
+
+    for (i = 0; i < d->runs->len; i++) {
+        k[i] = run_of(d, i)->phase + 1;
+    }
+    return k;
+}
+
+static void compare_phases(Diff *df, int drive)
+{
+    const DiffDrive *a = &df->ta->drive[drive], *b = &df->tb->drive[drive];
+    g_autofree uint64_t *ka = run_keys(a);
+    g_autofree uint64_t *kb = run_keys(b);
+    DriveCtx dc = { .drive = drive, .a = a, .b = b };
+    Walk w = { .equal = runs_equal, .alone = runs_alone, .opaque = &dc };
+
+    walk(df, ka, a->runs->len, kb, b->runs->len, &w);
+}
+
+/* ---- fault firings and violations ---------------------------------------- */
+
+typedef struct EventCtx {
+    int drive;
+    DiffClass cls;
+    const DiffDrive *a, *b;
+    const GArray *ea, *eb;
+} EventCtx;
+
+static void events_alone(Diff *df, size_t i, bool in_a, void *opaque)
+{
+    EventCtx *ec = opaque;
+    const DiffEvent *e = &g_array_index(in_a ? ec->ea : ec->eb, DiffEvent, i);
+    const DiffDrive *d = in_a ? ec->a : ec->b;
+    Difference *diff;
+
+    diff = add(df, ec->cls, ec->drive, false, diff_phase_name(e->phase),
+               g_strdup(ec->cls == DIFF_FAULTS ? "fault" : "violation"),
+               in_a ? g_strdup(e->text) : NULL, in_a ? NULL : g_strdup(e->text),
+               in_a ? e->line : 0, in_a ? 0 : e->line);
+    if (e->cmd) {
+        g_autofree char *c = cmd_text(cmd_of(d, e->cmd - 1));
+
+        add_detail(diff, g_strdup_printf("during %s", c));
+    }
+}
+
+static uint64_t *event_keys(const GArray *ev)
+{
+    uint64_t *k = g_new(uint64_t, ev->len + 1);
+    unsigned i;
+
+    for (i = 0; i < ev->len; i++) {
+        k[i] = diff_hash(0, g_array_index(ev, DiffEvent, i).text);
+    }
+    return k;
+}
+
+static void compare_events(Diff *df, int drive, DiffClass cls)
+{
+    const DiffDrive *a = &df->ta->drive[drive], *b = &df->tb->drive[drive];
+    EventCtx ec = {
+        .drive = drive, .cls = cls, .a = a, .b = b,
+        .ea = cls == DIFF_FAULTS ? a->faults : a->violations,
+        .eb = cls == DIFF_FAULTS ? b->faults : b->violations,
+    };
+    g_autofree uint64_t *ka = event_keys(ec.ea);
+    g_autofree uint64_t *kb = event_keys(ec.eb);
+    Walk w = { .alone = events_alone, .opaque = &ec };
+
+    walk(df, ka, ec.ea->len, kb, ec.eb->len, &w);
+}
+
+/* ---- headers --------------------------------------------------------------- */
+
+/* Header keys that must agree for two traces to be comparable. */
+static bool comparability_key(const char *line)
+{
+    return g_str_has_prefix(line, "personality ") ||
+           g_str_has_prefix(line, "cable") || g_str_has_prefix(line, "drive") ||
+           g_str_has_prefix(line, "fault");
+}
+
+static char *header_key(const char *line)
+{
+    return g_strndup(line, strcspn(line, " "));
+}
+
+/*
+ * The comparability lines of both headers, in order, must be equal;
+ * otherwise a message saying the first that is not.
+ */
+static char *incomparable(const DiffTrace *a, const DiffTrace *b)
+{
+    g_autoptr(GPtrArray) la = g_ptr_array_new();
+    g_autoptr(GPtrArray) lb = g_ptr_array_new();
+    unsigned i;
+
+    for (i = 0; i < a->header->len; i++) {
+        if (comparability_key(g_ptr_array_index(a->header, i))) {
+            g_ptr_array_add(la, g_ptr_array_index(a->header, i));
+        }
+    }
+    for (i = 0; i < b->header->len; i++) {
+        if (comparability_key(g_ptr_array_index(b->header, i))) {
+            g_ptr_array_add(lb, g_ptr_array_index(b->header, i));
+        }
+    }
+    for (i = 0; i < MAX(la->len, lb->len); i++) {
+        const char *x = i < la->len ? g_ptr_array_index(la, i) : NULL;
+        const char *y = i < lb->len ? g_ptr_array_index(lb, i) : NULL;
+
+        if (!x || !y || strcmp(x, y)) {
+            g_autofree char *k = header_key(x ? x : y);
+
+            return g_strdup_printf("the traces are not comparable: header "
+                                   "'%s' is '%s' in %s and '%s' in %s", k,
+                                   x ? x + strlen(k) + 1 : "(none)", a->path,
+                                   y ? y + strlen(k) + 1 : "(none)", b->path);
+        }
+    }
+    if (!a->personality) {
+        return g_strdup_printf("%s: the header names no personality", a->path);
+    }
+    return NULL;
+}
+
+/* Header lines that differ, other than comparability ones: what ran. */
+static GPtrArray *header_differences(const DiffTrace *a, const DiffTrace *b)
+{
+    GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+    unsigned i;
+
+    for (i = 0; i < a->header->len; i++) {
+        const char *l = g_ptr_array_index(a->header, i);
+        g_autofree char *k = header_key(l);
+        const char *vb = diff_trace_header(b, k);
+
+        if (!comparability_key(l) && g_strcmp0(l + strlen(k) + (l[strlen(k)] ? 1 : 0), vb)) {
+            g_ptr_array_add(out, g_strdup_printf("%s: %s | %s", k,
+                                                 l + strlen(k) + (l[strlen(k)] ? 1 : 0),
+                                                 vb ? vb : "(none)"));
+        }
+    }
+    for (i = 0; i < b->header->len; i++) {
+        const char *l = g_ptr_array_index(b->header, i);
+        g_autofree char *k = header_key(l);
+
+        if (!comparability_key(l) && !diff_trace_header(a, k)) {
+            g_ptr_array_add(out, g_strdup_printf("%s: (none) | %s", k,
+                                                 l + strlen(k) + (l[strlen(k)] ? 1 : 0)));
+        }
+    }
+    return out;
+}
+
+/* ---- output ------------------------------------------------------------------ */
+
+static void print_report(const Diff *df, FILE *out)
+{
+    g_autoptr(GPtrArray) hd = header_differences(df->ta, df->tb);
+    unsigned count[DIFF_N_CLASSES] = { 0 };
+    unsigned i, c, n = df->diffs->len;
+    bool any_ignored = false;
+
+    fprintf(out, "A: %s (%" G_GUINT64_FORMAT " records)\n", df->ta->path,
+            df->ta->records);
+    fprintf(out, "B: %s (%" G_GUINT64_FORMAT " records)\n", df->tb->path,
+            df->tb->records);
+    for (i = 0; i < hd->len; i++) {
+        fprintf(out, "   %s\n", (char *)g_ptr_array_index(hd, i));
+    }
+    fprintf(out, "ignored:");
+    for (c = 0; c < DIFF_N_CLASSES; c++) {
+        if (df->o->ignore[c]) {
+            fprintf(out, " %s", class_names[c]);
+            any_ignored = true;
+        }
+    }
+    fprintf(out, "%s%s%s\n", any_ignored ? "" : " nothing",
+            df->o->only ? "; only " : "", df->o->only ? df->o->only : "");
+    for (c = 0; c < DIFF_N_CLASSES; c++) {
+        unsigned shown = 0;
+
+        for (i = 0; i < n; i++) {
+            const Difference *d = &g_array_index(df->diffs, Difference, i);
+
+            if (d->cls != c) {
+                continue;
+            }
+            if (!count[c]++) {
+                fprintf(out, "\n%s:\n", class_names[c]);
+            }
+            if (shown == df->o->max_per_class) {
+                continue;
+            }
+            shown++;
+            if (d->drive >= 0) {
+                fprintf(out, "  %s [%s] %s: ", drive_name(d->drive), d->phase,
+                        d->what);
+            } else {
+                fprintf(out, "  %s [%s]: ", d->what, d->phase);
+            }
+            if (d->a && d->b) {
+                fprintf(out, "%s vs %s", d->a, d->b);
+            } else {
+                fprintf(out, "only in %s: %s", d->a ? "A" : "B",
+                        d->a ? d->a : d->b);
+            }
+            if (d->a_line || d->b_line) {
+                fprintf(out, "  (");
+            }
+            if (d->a_line) {
+                fprintf(out, "A:%u", d->a_line);
+            }
+            if (d->b_line) {
+                fprintf(out, "%sB:%u", d->a_line ? " " : "", d->b_line);
+            }
+            fprintf(out, "%s\n", d->a_line || d->b_line ? ")" : "");
+            for (unsigned k = 0; d->detail && k < d->detail->len; k++) {
+                fprintf(out, "      %s\n", (char *)g_ptr_array_index(d->detail, k));
+            }
+        }
+        if (count[c] > shown) {
+            fprintf(out, "  ... and %u more %s differences (--format=json "
+                    "lists every one)\n", count[c] - shown, class_names[c]);
+        }
+    }
+    if (!n) {
+        fprintf(out, "\nidentical\n");
+        return;
+    }
+    fprintf(out, "\n%u difference%s:", n, n == 1 ? "" : "s");
+    for (c = 0, i = 0; c < DIFF_N_CLASSES; c++) {
+        if (count[c]) {
+            fprintf(out, "%s %s %u", i++ ? "," : "", class_names[c], count[c]);
+        }
+    }
+    fprintf(out, "\n");
+}
+
+static void json_string(FILE *out, const char *s)
+{
+    if (!s) {
+        fputs("null", out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char ch = *s;
+
+        if (ch == '"' || ch == '\\') {
+            fprintf(out, "\\%c", ch);
+        } else if (ch < 0x20) {
+            fprintf(out, "\\u%04x", ch);
+        } else {
+            fputc(ch, out);
+        }
+    }
+    fputc('"', out);
+}
+
+static void json_side(FILE *out, const DiffTrace *t)
+{
+    unsigned i;
+
+    fputs("{\"file\": ", out);
+    json_string(out, t->path);
+    fprintf(out, ", \"records\": %" G_GUINT64_FORMAT ", \"header\": [", t->records);
+    for (i = 0; i < t->header->len; i++) {
+        const char *l = g_ptr_array_index(t->header, i);
+        g_autofree char *k = header_key(l);
+
+        fputs(i ? ", [" : "[", out);
+        json_string(out, k);
+        fputs(", ", out);
+        json_string(out, l + strlen(k) + (l[strlen(k)] ? 1 : 0));
+        fputs("]", out);
+    }
+    fputs("]}", out);
+}
+
+static void print_json(const Diff *df, FILE *out)
+{
+    unsigned i, c, k;
+    bool first = true;
+
+    fputs("{\"schema\": \"atalab-trace-diff 1\", \"a\": ", out);
+    json_side(out, df->ta);
+    fputs(", \"b\": ", out);
+    json_side(out, df->tb);
+    fputs(", \"ignored\": [", out);
+    for (c = 0; c < DIFF_N_CLASSES; c++) {
+        if (df->o->ignore[c]) {
+            fputs(first ? "" : ", ", out);
+            json_string(out, class_names[c]);
+            first = false;
+        }
+    }
+    fputs("], \"only\": ", out);
+    json_string(out, df->o->only);
+    fprintf(out, ", \"identical\": %s, \"differences\": [",
+            df->diffs->len ? "false" : "true");
+    for (i = 0; i < df->diffs->len; i++) {
+        const Difference *d = &g_array_index(df->diffs, Difference, i);
+
+        fputs(i ? ",\n  {" : "\n  {", out);
+        fputs("\"class\": ", out);
+        json_string(out, class_names[d->cls]);
+        fputs(", \"space\": ", out);
+        json_string(out, d->space);
+        fputs(", \"drive\": ", out);
+        json_string(out, d->drive < 0 ? NULL : drive_name(d->drive));
+        fputs(", \"phase\": ", out);
+        json_string(out, d->phase);
+        fputs(", \"what\": ", out);
+        json_string(out, d->what);
+        fputs(", \"a\": ", out);
+        json_string(out, d->a);
+        fputs(", \"b\": ", out);
+        json_string(out, d->b);
+        fprintf(out, ", \"a_line\": %u, \"b_line\": %u, \"detail\": [",
+                d->a_line, d->b_line);
+        for (k = 0; d->detail && k < d->detail->len; k++) {
+            fputs(k ? ", " : "", out);
+            json_string(out, g_ptr_array_index(d->detail, k));
+        }
+        fputs("]}", out);
+    }
+    fputs("]}\n", out);
+}
+
+/* ---- entry -------------------------------------------------------------------- */
+
+int diff_traces(const char *a, const char *b, const DiffOptions *o,
+                FILE *out, FILE *err)
+{
+    g_autoptr(GError) e = NULL;
+    g_autofree char *why = NULL;
+    DiffTrace *ta = NULL, *tb = NULL;
+    Diff df = { .o = o };
+    int drive, rc = 2;
+    unsigned i;
+
+    if (o->format == DIFF_FORMAT_UNIFIED) {
+        return diff_unified(a, b, o, out, err);
+    }
+    ta = diff_trace_load(a, &e);
+    if (ta) {
+        tb = diff_trace_load(b, &e);
+    }
+    if (!ta || !tb) {
+        fprintf(err, "%s\n", e->message);
+        goto out;
+    }
+    why = incomparable(ta, tb);
+    if (why) {
+        fprintf(err, "%s\n", why);
+        goto out;
+    }
+    df.ta = ta;
+    df.tb = tb;
+    df.pers = atalab_personality_find(ta->personality);
+    df.diffs = g_array_new(false, true, sizeof(Difference));
+    compare_writes(&df);
+    for (drive = 0; drive < DIFF_DRIVES; drive++) {
+        if (!ta->drive[drive].present && !tb->drive[drive].present) {
+            continue;
+        }
+        compare_phases(&df, drive);
+        compare_commands(&df, drive);
+        compare_events(&df, drive, DIFF_FAULTS);
+        compare_events(&df, drive, DIFF_VIOLATIONS);
+    }
+    if (o->format == DIFF_FORMAT_JSON) {
+        print_json(&df, out);
+    } else {
+        print_report(&df, out);
+    }
+    rc = df.diffs->len ? 1 : 0;
+    for (i = 0; i < df.diffs->len; i++) {
+        difference_clear(&g_array_index(df.diffs, Difference, i));
+    }
+    g_array_free(df.diffs, true);
+out:
+    diff_trace_free(ta);
+    diff_trace_free(tb);
+    return rc;
+}
