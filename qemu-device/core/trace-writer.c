@@ -60,6 +60,7 @@ struct AtalabTraceWriter {
     AtalabTraceTime time_mode;
     bool started;
     int64_t start;              /* time of the first record */
+    int64_t latest;             /* the latest time of a record */
     unsigned seq[DRIVES];       /* commands of each drive so far */
     WriterChannel chan[CHANNELS];
 };
@@ -118,6 +119,12 @@ static void note_time(AtalabTraceWriter *w, int64_t t)
         w->started = true;
         w->start = t;
     }
+    w->latest = MAX(w->latest, t);
+}
+
+int64_t atalab_trace_writer_latest(const AtalabTraceWriter *w)
+{
+    return w->latest;
 }
 
 /* A time as written: absolute, or since the channel's command start. */

@@ -73,6 +73,8 @@ AtalabTraceTime atalab_trace_writer_time_mode(const AtalabTraceWriter *w);
 
 /* Write every pending fold now. */
 void atalab_trace_writer_flush(AtalabTraceWriter *w);
+/* The latest (virtual clock) time of the records so far; 0 before one. */
+int64_t atalab_trace_writer_latest(const AtalabTraceWriter *w);
 
 /*
  * A record of the core, "<time_ns> <text>" (the AtalabHost.trace callback

@@ -91,6 +91,7 @@ struct AtalabIdeState {
     BlockdevOnError rerror, werror;
     char *fault_file;
     uint64_t fault_seed;
+    bool deterministic;         /* completions at fixed virtual times */
 
     /* stop-on: its text, and the conditions parsed from it */
     char *stop_on;
@@ -111,6 +112,8 @@ struct AtalabIdeState {
     Notifier machine_done;
     /* Requests that failed under werror/rerror=stop: retried on resume. */
     QTAILQ_HEAD(, AtalabIdeBlkReq) held;
+    /* deterministic: requests submitted whose completion is not delivered */
+    QTAILQ_HEAD(, AtalabIdeBlkReq) timed;
     VMChangeStateEntry *vmstate;
     QEMUBH *retry_bh;
     QLIST_ENTRY(AtalabIdeState) next;
@@ -200,7 +203,18 @@ typedef struct AtalabIdeBlkReq {
     AtalabIoDone *done;
     void *done_opaque;
     QTAILQ_ENTRY(AtalabIdeBlkReq) next;
+    /* deterministic: the completion waits for this virtual-clock timer */
+    QEMUTimer *deadline;
+    bool arrived;               /* the backend has completed (ret) */
 } AtalabIdeBlkReq;
+
+/*
+ * deterministic=on: every backend request completes, as the guest sees it,
+ * this long after its submission on QEMU_CLOCK_VIRTUAL, whenever the host
+ * finished it.  Under -icount the guest then sees the same completion
+ * times in every run (docs/trace-diff.md, "Deterministic runs").
+ */
+#define ATALAB_DETERMINISTIC_LATENCY_NS 100000
 
 static void atalab_blk_submit(AtalabIdeBlkReq *req);
 
@@ -216,9 +230,61 @@ static void atalab_blk_finish(AtalabIdeBlkReq *req, int ret)
  * ide-hd does: report it to the model (ATA error), ignore it, or stop the
  * VM and submit the request again when it runs.
  */
+static void atalab_blk_deliver(AtalabIdeBlkReq *req, int ret);
+
+/*
+ * The backend's completion.  deterministic=on: noted, and delivered when
+ * the request's deadline comes (atalab_blk_deadline).
+ */
 static void atalab_blk_complete(void *opaque, int ret)
 {
     AtalabIdeBlkReq *req = opaque;
+
+    if (req->deadline) {
+        req->arrived = true;
+        req->ret = ret;
+        return;
+    }
+    atalab_blk_deliver(req, ret);
+}
+
+/* A request's deadline: its completion goes to the model now. */
+static void atalab_blk_deadline(void *opaque)
+{
+    AtalabIdeBlkReq *req = opaque;
+    AtalabIdeState *s = req->s;
+
+    if (!req->arrived) {
+        /* The host is late: the guest waits (its clock stands still). */
+        blk_drain(s->blk[req->drive]);
+    }
+    assert(req->arrived);
+    QTAILQ_REMOVE(&s->timed, req, next);
+    timer_free(req->deadline);
+    req->deadline = NULL;
+    atalab_blk_deliver(req, req->ret);
+}
+
+/*
+ * deterministic=on: after a drain, the drive's completed requests are
+ * delivered at once (a reset or an abort does not wait for deadlines).
+ */
+static void atalab_blk_deliver_arrived(AtalabIdeState *s, int drive)
+{
+    AtalabIdeBlkReq *req, *tmp;
+
+    QTAILQ_FOREACH_SAFE(req, &s->timed, next, tmp) {
+        if ((drive < 0 || req->drive == drive) && req->arrived) {
+            QTAILQ_REMOVE(&s->timed, req, next);
+            timer_free(req->deadline);
+            req->deadline = NULL;
+            atalab_blk_deliver(req, req->ret);
+        }
+    }
+}
+
+static void atalab_blk_deliver(AtalabIdeBlkReq *req, int ret)
+{
     AtalabIdeState *s = req->s;
     BlockBackend *blk = s->blk[req->drive];
     bool is_read = req->op == ATALAB_BLK_READ;
@@ -243,7 +309,17 @@ static void atalab_blk_complete(void *opaque, int ret)
 
 static void atalab_blk_submit(AtalabIdeBlkReq *req)
 {
-    BlockBackend *blk = req->s->blk[req->drive];
+    AtalabIdeState *s = req->s;
+    BlockBackend *blk = s->blk[req->drive];
+
+    if (s->deterministic) {
+        req->arrived = false;
+        req->deadline = timer_new_ns(QEMU_CLOCK_VIRTUAL, atalab_blk_deadline,
+                                     req);
+        timer_mod(req->deadline, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
+                  ATALAB_DETERMINISTIC_LATENCY_NS);
+        QTAILQ_INSERT_TAIL(&s->timed, req, next);
+    }
 
     switch (req->op) {
     case ATALAB_BLK_READ:
@@ -364,6 +440,7 @@ static void atalab_host_blk_drain(void *opaque, unsigned drive)
     AtalabIdeState *s = opaque;
 
     blk_drain(s->blk[drive]);
+    atalab_blk_deliver_arrived(s, drive);
     atalab_blk_drop_held(s, drive);
 }
 
@@ -1167,6 +1244,7 @@ static void atalab_ide_realize(PCIDevice *d, Error **errp)
     atalab_update_decode(s);
 
     QTAILQ_INIT(&s->held);
+    QTAILQ_INIT(&s->timed);
     s->retry_bh = qemu_bh_new(atalab_retry_bh, s);
     s->vmstate = qemu_add_vm_change_state_handler(atalab_vm_state_change, s);
     s->machine_done.notify = atalab_machine_done;
@@ -1184,6 +1262,7 @@ static void atalab_ide_exit(PCIDevice *d)
             blk_drain(s->blk[i]);
         }
     }
+    atalab_blk_deliver_arrived(s, -1);
     atalab_blk_drop_held(s, -1);
     qemu_del_vm_change_state_handler(s->vmstate);
     qemu_bh_delete(s->retry_bh);
@@ -1215,6 +1294,7 @@ static void atalab_ide_reset(DeviceState *dev)
             blk_drain(s->blk[i]);
         }
     }
+    atalab_blk_deliver_arrived(s, -1);
     atalab_blk_drop_held(s, -1);
     atalab_ctrl_reset(s->ctrl);
     /* What the BIOS leaves behind: IDE decode enabled on both channels. */
@@ -1250,6 +1330,7 @@ static Property atalab_ide_properties[] = {
     /* Fault injection (docs/faults.md): a rule file and the seed. */
     DEFINE_PROP_STRING("faults", AtalabIdeState, fault_file),
     DEFINE_PROP_UINT64("fault-seed", AtalabIdeState, fault_seed, 0),
+    DEFINE_PROP_BOOL("deterministic", AtalabIdeState, deterministic, false),
     /* Backend error policy of every drive, as ide-hd's properties. */
     DEFINE_PROP_BLOCKDEV_ON_ERROR("rerror", AtalabIdeState, rerror,
                                   BLOCKDEV_ON_ERROR_AUTO),
@@ -1426,6 +1507,9 @@ static void atalab_ide_describe_properties(ObjectClass *klass)
         { "last-stop", "why stop-on last stopped the guest (read-only)" },
         { "faults", "fault rule file (docs/faults.md)" },
         { "fault-seed", "seed of the fault rules' random triggers" },
+        { "deterministic", "every backend request completes 100 us of "
+          "virtual time after it was issued (with -icount: identical "
+          "runs; tools/atalab run --deterministic)" },
         { "fault-add", "add a fault rule at run time (docs/faults.md)" },
         { "fault-remove", "remove the fault rule with this id" },
         { "fault-clear", "true: remove every fault rule" },

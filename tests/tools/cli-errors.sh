@@ -39,6 +39,8 @@ expect 2 "--fault-seed wants a non-negative number, got 'x'" -- run --fault-seed
 expect 2 "--trace-data wants block or raw, got 'folded'" -- run --trace t.txt --trace-data folded
 expect 2 "--trace-time wants absolute or relative, got 'wall'" -- run --trace t.txt --trace-time wall
 expect 2 "--trace-data has no effect without --trace" -- run --trace-data raw
+expect 2 "--deterministic counts instructions: TCG only, not --accel kvm" -- run --deterministic --accel kvm
+expect 2 "--deterministic has no effect with --controller piix4-ide" -- run --deterministic --controller piix4-ide
 expect 2 "--faults $WORK/none.rules: no such readable file" -- run --faults "$WORK/none.rules"
 expect 2 "--faults has no effect with --controller piix4-ide" -- run --controller piix4-ide --faults "$WORK/empty.gdb"
 expect 2 "matrix: unknown personality 'ich6' \(known: piix3 piix4 ich5-80 ich5-40 ich5-sata\)" -- \
@@ -52,6 +54,9 @@ expect 2 "fault: unknown subcommand 'zap'" -- fault zap
 expect 2 "fault: list needs --qmp SOCKET" -- fault list
 expect 2 "scenario: unknown option '--fast'" -- scenario --fast x
 expect 2 "scenario: needs a scenario file" -- scenario --jobs 2
+expect 2 "--trace and --compare-driver go with a run of scenarios, not --check" -- scenario --check --trace "$WORK/tr" x.scenario
+expect 2 "--compare-driver runs twice: no --coverage" -- scenario --compare-driver atalab_piix --coverage x.scenario
+expect 2 "--compare-driver wants a module name, got 'a b'" -- scenario --compare-driver "a b" x.scenario
 expect 2 "unknown option '--fast'" -- bench --fast
 expect 2 "wants a SOCKET and at least one COMMAND" -- monitor "$WORK/sock"
 expect 2 "needs a terminal" -- shell --disk "$d"

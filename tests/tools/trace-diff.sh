@@ -113,6 +113,14 @@ diff_is 1 'ata0 d0 [I/O] FLUSH_CACHE reordered: seq 4 FLUSH_CACHE feature=0x00 c
 { hdr; probe; cmd 300 3 0xc8 READ_DMA 'lba=0 count=8'; cmd 500 4 0xca WRITE_DMA 'lba=8 count=8'; } >"$WORK/c"
 diff_is 1 'ata0 d0 [I/O] FLUSH_CACHE: only in A: seq 4 FLUSH_CACHE feature=0x00 count=0x00' "$WORK/a" "$WORK/c"
 
+# Two writes of one channel in the other order: reordered, not one-sided
+{ hdr; cmd 100 1 0xec IDENTIFY_DEVICE 'feature=0x00 count=0x00'
+  echo "150 cfg w 0x4a 2 0x0002 reg=UDMATIM"; echo "160 cfg w 0x48 1 0x01 reg=UDMACTL"; } >"$WORK/order1"
+{ hdr; cmd 100 1 0xec IDENTIFY_DEVICE 'feature=0x00 count=0x00'
+  echo "150 cfg w 0x48 1 0x01 reg=UDMACTL"; echo "160 cfg w 0x4a 2 0x0002 reg=UDMATIM"; } >"$WORK/order2"
+diff_is 1 'cfg ata0 UDMATIM 0x0002 reordered [mode setting]' "$WORK/order1" "$WORK/order2"
+diff_is 1 '1 difference: timing 1' "$WORK/order1" "$WORK/order2"
+
 # The protocol path: DMA against PIO, interrupt against polled
 { hdr; probe; cmd 300 3 0xc8 READ_DMA 'lba=0 count=8'
   echo "301 bm start ch0 prdt=0x00001000 to-memory dev=0 seq=3"; } >"$WORK/dma"

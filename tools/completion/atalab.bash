@@ -73,7 +73,7 @@ _atalab() {
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return 0
 		;;
-	--driver | --append | --disk-size | --timeout | --memory | --qemu-arg | --gdb-port | \
+	--driver | --compare-driver | --context | --max | --append | --disk-size | --timeout | --memory | --qemu-arg | --gdb-port | \
 		--break | --size | --runs | --wait | --fault-seed | --jobs | --time)
 		return 0
 		;;

@@ -23,6 +23,7 @@ run_options() {
 	opt --trace-time 'absolute|relative' "absolute (default): the virtual clock; relative: since the channel's latest command"
 	opt --faults FILE "fault rules (docs/faults.md), every line checked before the guest boots"
 	opt --fault-seed N "seed of the probability triggers and bit flips of --faults (default 0)"
+	opt --deterministic - "a run whose trace another run of the same command repeats exactly: TCG with -icount shift=5,sleep=off,align=off, the RTC on the virtual clock from a fixed date, -seed 1, and atalab-ide's deterministic=on (every backend request completes 100 us of virtual time after it was issued); somewhat slower than a plain run"
 	opt --monitor SOCKET "HMP monitor on the unix socket SOCKET, for 'atalab monitor SOCKET COMMAND'"
 	opt --timeout SECONDS "kill a guest still running SECONDS of wall-clock time after QEMU started (default 300)"
 	opt --log FILE "console log (default \$ATALAB_CACHE/logs/run.log, or run-N.log while other runs use it); its folder is created"
@@ -92,6 +93,7 @@ run_check_options() {
 	RUN_ACCEL_ASKED=${OPT[--accel]:-auto}
 	RUN_MEMORY=${OPT[--memory]:-512M}
 	RUN_QUIET=${OPT[--quiet]:-0}
+	RUN_DETERMINISTIC=${OPT[--deterministic]:-0}
 	opt_values --disk RUN_DISKS
 	opt_values --device-opt RUN_DEVICE_OPTS
 	opt_values --qemu-arg RUN_QEMU_ARGS
@@ -122,6 +124,10 @@ run_check_options() {
 	done
 	case "$RUN_ACCEL_ASKED" in auto | tcg | kvm) ;;
 	*) usage_error "--accel wants auto, tcg or kvm, got '$RUN_ACCEL_ASKED'" ;; esac
+	if [ "$RUN_DETERMINISTIC" = 1 ]; then
+		[ "$RUN_ACCEL_ASKED" != kvm ] || usage_error "--deterministic counts instructions: TCG only, not --accel kvm"
+		RUN_ACCEL_ASKED=tcg
+	fi
 	case "$RUN_CONTROLLER" in atalab | piix4-ide | none) ;;
 	*) usage_error "--controller wants atalab, piix4-ide or none, got '$RUN_CONTROLLER'" ;; esac
 	[[ "$RUN_MEMORY" =~ ^[1-9][0-9]*[KMGkmg]?$ ]] || usage_error "--memory wants a size like 512M, got '$RUN_MEMORY'"
@@ -135,7 +141,7 @@ run_check_options() {
 	fi
 	# Options that would have no effect are refused rather than ignored.
 	if [ "$RUN_CONTROLLER" != atalab ]; then
-		for d in --trace --trace-data --trace-time --model --device-opt --cable --faults --fault-seed; do
+		for d in --trace --trace-data --trace-time --model --device-opt --cable --faults --fault-seed --deterministic; do
 			! opt_given $d || usage_error "$d has no effect with --controller $RUN_CONTROLLER (only atalab-ide has it)"
 		done
 	fi
@@ -245,6 +251,13 @@ run_prepare() {
 	fi
 	[ -n "$RUN_FAULTS" ] && dev="$dev,faults=$(qemu_escape "$RUN_FAULTS")"
 	[ -n "$RUN_FAULT_SEED" ] && dev="$dev,fault-seed=$RUN_FAULT_SEED"
+	if [ "$RUN_DETERMINISTIC" = 1 ]; then
+		# Instructions as the clock, a fixed date, seeded randomness, and
+		# backend completions at fixed virtual times (atalab-ide).
+		dev="$dev,deterministic=on"
+		RUN_QEMU_ARGS=(-icount shift=5,sleep=off,align=off -rtc base=2020-01-01T00:00:00,clock=vm
+			-seed 1 "${RUN_QEMU_ARGS[@]}")
+	fi
 	for i in "${RUN_DEVICE_OPTS[@]}"; do dev="$dev,$i"; done
 	case "$RUN_CONTROLLER" in
 	atalab) RUN_DEVICE_ARGS=(-device "$dev") ;;
@@ -283,6 +296,7 @@ run_trace_info() {
 	printf 'run.kernel %s\n' "$release"
 	printf 'run.driver %s\n' "$RUN_DRIVER"
 	printf 'run.accel %s\n' "$RUN_ACCEL"
+	[ "$RUN_DETERMINISTIC" = 0 ] || printf 'run.deterministic icount shift=5\n'
 	[ -z "$RUN_APPEND" ] || printf 'run.append %s\n' "${RUN_APPEND# }"
 	local cmd="${OPT_ARGS[*]}"
 	cmd=${cmd//$'\n'/ }

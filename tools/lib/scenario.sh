@@ -5,7 +5,8 @@
 
 scenario_usage() {
 	cat <<USAGE
-usage: atalab scenario [--jobs N] [--junit FILE] [--work DIR] [--coverage] [--driver M] SCENARIO...
+usage: atalab scenario [--jobs N] [--junit FILE] [--work DIR] [--coverage] [--driver M]
+                       [--trace DIR] [--compare-driver M] SCENARIO...
        atalab scenario --check SCENARIO...
        atalab scenario --emit-jobs DIR [--coverage] [--driver M] SCENARIO...
        atalab scenario --merge DIR [--junit FILE]
@@ -19,7 +20,12 @@ run's console log, trace, output and disks in DIR/NAME (default: a new
 temporary folder, printed).  --check only checks the files (exit 2 and
 FILE:LINE:COLUMN: message for a bad one).  --driver M runs every scenario
 with module M (e.g. atalab_piix) instead of the driver it names, against
-the same expectations.
+the same expectations.  --trace DIR keeps each scenario's register trace
+as DIR/NAME.trace.  --compare-driver M runs every scenario a second time
+with module M and compares the two traces of each with tools/atalab trace
+diff (docs/trace-diff.md): a line per scenario (identical, or the number
+of differences by class), each report in WORK/compare/NAME.diff; the exit
+status is that of the scenarios' expectations, in both runs.
 
 Campaigns: --emit-jobs writes one self-contained job per scenario under DIR
 (DIR/NAME/job.sh, listed in DIR/jobs.txt, for GNU parallel over ssh hosts or
@@ -38,11 +44,12 @@ examples:
   tools/atalab scenario --jobs 2 --junit results.xml tests/scenarios
   tools/atalab scenario --jobs 2 --coverage --work /tmp/campaign tests/scenarios
   tools/atalab scenario --jobs 2 --driver atalab_piix tests/scenarios
+  tools/atalab scenario --jobs 2 --compare-driver atalab_piix --trace traces/ tests/scenarios/unc-transient.scenario
 USAGE
 }
 
 cmd_scenario() {
-	local mode=run coverage=0 work="" dir="" a
+	local mode=run coverage=0 work="" dir="" a trace_dir="" compare=""
 	local -a pass=() files=() driver=()
 	[ $# -gt 0 ] || { scenario_usage >&2; exit $ATALAB_EXIT_USAGE; }
 	while [ $# -gt 0 ]; do
@@ -62,6 +69,16 @@ cmd_scenario() {
 			[ $# -ge 2 ] || usage_error "option $1 needs a value"
 			[[ "$2" =~ ^[A-Za-z0-9_-]+$ ]] || usage_error "--driver wants a module name, got '$2'"
 			driver=(--driver "$2")
+			shift 2
+			;;
+		--trace | --compare-driver)
+			[ $# -ge 2 ] || usage_error "option $1 needs a value"
+			if [ "$1" = --trace ]; then
+				trace_dir=$2
+			else
+				[[ "$2" =~ ^[A-Za-z0-9_-]+$ ]] || usage_error "--compare-driver wants a module name, got '$2'"
+				compare=$2
+			fi
 			shift 2
 			;;
 		--jobs | --junit | --work)
@@ -90,6 +107,13 @@ cmd_scenario() {
 	run-one) [ ${#files[@]} = 2 ] || usage_error "--run-one wants SCENARIO and DIR" ;;
 	esac
 	[ "$mode" = check ] && [ "$coverage" = 1 ] && usage_error "--check runs nothing: no --coverage"
+	if [ -n "$trace_dir$compare" ] && [ "$mode" != run ]; then
+		usage_error "--trace and --compare-driver go with a run of scenarios, not --$mode"
+	fi
+	[ -z "$compare" ] || [ "$coverage" = 0 ] || usage_error "--compare-driver runs twice: no --coverage"
+	if [ -n "$trace_dir" ]; then
+		mkdir -p "$trace_dir" || usage_error "--trace $trace_dir: cannot create the folder"
+	fi
 	if [ "$mode" != merge ] && [ "$mode" != run-one ]; then
 		# A directory stands for its *.scenario files.
 		local -a expanded=()
@@ -142,7 +166,13 @@ cmd_scenario() {
 		return $rc
 		;;
 	run)
+		if [ -n "$compare" ]; then
+			scenario_compare "$runner" "$work" "$compare" "$trace_dir" "${#pass[@]}" "${pass[@]}" \
+				"${#driver[@]}" "${driver[@]}" "${files[@]}"
+			return
+		fi
 		"$runner" run "${pass[@]}" "${driver[@]}" "${files[@]}" || rc=$?
+		[ -z "$trace_dir" ] || scenario_keep_traces "$work" "$trace_dir" "" || rc=1
 		if [ "$coverage" = 1 ]; then
 			local job
 			for job in "$work"/*/; do
@@ -153,4 +183,69 @@ cmd_scenario() {
 		return $rc
 		;;
 	esac
+}
+
+# scenario_keep_traces WORK DIR SUFFIX: each run's trace (WORK/NAME/trace)
+# as DIR/NAME[SUFFIX].trace.
+scenario_keep_traces() {
+	local work=$1 dir=$2 suffix=$3 job name n=0
+	for job in "$work"/*/; do
+		[ -f "$job/trace" ] || continue
+		name=$(basename "$job")
+		cp "$job/trace" "$dir/$name$suffix.trace" || return 1
+		n=$((n + 1))
+	done
+	msg "kept $n trace(s) in $dir"
+}
+
+# scenario_compare RUNNER WORK MODULE TRACE-DIR NPASS PASS... NDRIVER
+# DRIVER... SCENARIO...: the scenarios as given (WORK/a), then with MODULE
+# (WORK/b), then trace diff of each pair (WORK/compare/NAME.diff).
+scenario_compare() {
+	local runner=$1 work=$2 module=$3 trace_dir=$4 rc=0 job name drc line
+	shift 4
+	local -a pass=("${@:2:$1}")
+	shift $(($1 + 1))
+	local -a driver=("${@:2:$1}")
+	shift $(($1 + 1))
+	local -a pass_a=() pass_b=()
+	local i
+	# The two runs work in WORK/a and WORK/b (a --work or --junit of the
+	# command line is taken apart: JUnit files get .a/.b).
+	for ((i = 0; i < ${#pass[@]}; i += 2)); do
+		case "${pass[i]}" in
+		--work) ;;
+		--junit) pass_a+=(--junit "${pass[i + 1]%.xml}.a.xml"); pass_b+=(--junit "${pass[i + 1]%.xml}.b.xml") ;;
+		*) pass_a+=("${pass[i]}" "${pass[i + 1]}"); pass_b+=("${pass[i]}" "${pass[i + 1]}") ;;
+		esac
+	done
+	mkdir -p "$work/a" "$work/b" "$work/compare"
+	msg "scenarios as written${driver[*]:+ (${driver[*]})}: $work/a"
+	"$runner" run "${pass_a[@]}" --work "$work/a" "${driver[@]}" "$@" || rc=$?
+	msg "scenarios with --driver $module: $work/b"
+	"$runner" run "${pass_b[@]}" --work "$work/b" --driver "$module" "$@" || rc=$?
+	if [ -n "$trace_dir" ]; then
+		scenario_keep_traces "$work/a" "$trace_dir" "" || rc=1
+		scenario_keep_traces "$work/b" "$trace_dir" ".$module" || rc=1
+	fi
+	printf '%-24s %s\n' scenario "trace diff: as written vs $module"
+	for job in "$work"/a/*/; do
+		job=${job%/}
+		name=$(basename "$job")
+		[ -f "$job/trace" ] || continue
+		if [ ! -f "$work/b/$name/trace" ]; then
+			printf '%-24s %s\n' "$name" "no trace with $module"
+			rc=1
+			continue
+		fi
+		drc=0
+		"$(trace_tool_binary)" diff "$job/trace" "$work/b/$name/trace" >"$work/compare/$name.diff" 2>&1 || drc=$?
+		case $drc in
+		0) line=identical ;;
+		1) line=$(tail -n 1 "$work/compare/$name.diff") ;;
+		*) line="not compared: $(head -n 1 "$work/compare/$name.diff")"; rc=1 ;;
+		esac
+		printf '%-24s %s\n' "$name" "$line"
+	done
+	return $rc
 }

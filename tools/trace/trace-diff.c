@@ -336,6 +336,7 @@ static void pair_up(size_t na, size_t nb, size_t a0, size_t b0,
 typedef struct WriteSeq {
     unsigned seq;
     GArray *a, *b;              /* indices into the traces' writes */
+    GArray *alone_a, *alone_b;  /* positions in a, b of one-sided writes */
 } WriteSeq;
 
 static const DiffCfgWrite *seq_write(const Diff *df, const WriteSeq *ws,
@@ -430,9 +431,56 @@ static void writes_changed(Diff *df, size_t i, size_t j, void *opaque)
 
 static void writes_alone(Diff *df, size_t i, bool in_a, void *opaque)
 {
-    const WriteSeq *ws = opaque;
+    WriteSeq *ws = opaque;
+    guint k = i;
 
-    write_alone(df, ws->seq, seq_write(df, ws, in_a, i), in_a);
+    g_array_append_val(in_a ? ws->alone_a : ws->alone_b, k);
+}
+
+/*
+ * One-sided writes: a write of A that B has elsewhere in the sequence
+ * (same register, size and value) is reordered; the rest are one-sided.
+ */
+static void report_alone_writes(Diff *df, WriteSeq *ws)
+{
+    g_autofree bool *used_b = g_new0(bool, ws->alone_b->len + 1);
+    unsigned i, j;
+
+    for (i = 0; i < ws->alone_a->len; i++) {
+        size_t ia = g_array_index(ws->alone_a, guint, i);
+        const DiffCfgWrite *wa = seq_write(df, ws, true, ia);
+        const DiffCfgWrite *wb = NULL;
+
+        for (j = 0; j < ws->alone_b->len && !wb; j++) {
+            const DiffCfgWrite *w = seq_write(df, ws, false,
+                                              g_array_index(ws->alone_b, guint, j));
+
+            if (!used_b[j] && diff_write_key(w, ws->seq) ==
+                diff_write_key(wa, ws->seq)) {
+                used_b[j] = true;
+                wb = w;
+            }
+        }
+        if (wb) {
+            g_autofree char *va = hexval(wa);
+
+            add(df, DIFF_TIMING, -1, false, diff_phase_name(wa->phase[ws->seq]),
+                g_strdup_printf("%s %s %s reordered", seq_name(ws->seq),
+                                wa->reg, va),
+                g_strdup_printf("%s in A", diff_phase_name(wa->phase[ws->seq])),
+                g_strdup_printf("%s in B", diff_phase_name(wb->phase[ws->seq])),
+                wa->line, wb->line);
+        } else {
+            write_alone(df, ws->seq, wa, true);
+        }
+    }
+    for (j = 0; j < ws->alone_b->len; j++) {
+        if (!used_b[j]) {
+            write_alone(df, ws->seq, seq_write(df, ws, false,
+                                               g_array_index(ws->alone_b, guint, j)),
+                        false);
+        }
+    }
 }
 
 /* The writes of one sequence (channel 0, 1, controller) and their keys. */
@@ -500,9 +548,14 @@ static void compare_writes(Diff *df)
 
         ws.a = seq_writes(df->ta, seq, &ka);
         ws.b = seq_writes(df->tb, seq, &kb);
+        ws.alone_a = g_array_new(false, false, sizeof(guint));
+        ws.alone_b = g_array_new(false, false, sizeof(guint));
         walk(df, ka, ws.a->len, kb, ws.b->len, &w);
+        report_alone_writes(df, &ws);
         g_array_free(ws.a, true);
         g_array_free(ws.b, true);
+        g_array_free(ws.alone_a, true);
+        g_array_free(ws.alone_b, true);
     }
     compare_redundant(df);
 }
