@@ -37,7 +37,7 @@
 static int usage(void)
 {
     fprintf(stderr, "usage: atalab-trace check FILE...\n"
-            "       atalab-trace grep [--kind K] [--source S] [--dev U] "
+            "       atalab-trace grep [--kind K]... [--source S] [--dev U] "
             "[--key K=V]... [--word W]... [--count | --sum KEY | --field KEY|@N] "
             "FILE\n"
             "       atalab-trace header FILE [KEY]\n"
