@@ -12,7 +12,6 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -593,26 +592,21 @@ void atalab_ctrl_trace_flush(AtalabCtrl *c)
 
 void atalab_ctrl_trace_summary(AtalabCtrl *c)
 {
-    const AtalabHost *h = c->host;
     unsigned i;
     int64_t t;
 
-    if (!h->trace) {
-        return;
-    }
     atalab_ctrl_trace_flush(c);
     /*
      * Timed as the trace's latest record: when the host closes the trace
      * (QEMU: as it exits) depends on the host, not on the guest.
      */
-    t = c->writer ? atalab_trace_writer_latest(c->writer) : atalab_now(h);
+    t = c->writer ? atalab_trace_writer_latest(c->writer) :
+        atalab_now(c->host);
     for (i = 0; i < ATALAB_DRIVES; i++) {
         const AtalabDriveCheck *k = &c->check[i];
-        char record[128];
 
-        snprintf(record, sizeof(record), "%" PRId64 " ata%u timing-summary "
-                 "d%u checks=%u violations=%u", t, i / 2, i % 2,
-                 k->xfer_checks, k->violations);
-        h->trace(h->trace_opaque ? h->trace_opaque : h->opaque, record);
+        atalab_trace_at(c->host, t, "ata%u timing-summary d%u checks=%u "
+                        "violations=%u", i / 2, i % 2, k->xfer_checks,
+                        k->violations);
     }
 }

@@ -36,5 +36,8 @@ int64_t atalab_now(const AtalabHost *h);
  */
 void atalab_trace(const AtalabHost *h, const char *fmt, ...)
     G_GNUC_PRINTF(2, 3);
+/* The same, timed t instead of now. */
+void atalab_trace_at(const AtalabHost *h, int64_t t, const char *fmt, ...)
+    G_GNUC_PRINTF(3, 4);
 
 #endif

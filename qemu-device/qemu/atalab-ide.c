@@ -265,24 +265,6 @@ static void atalab_blk_deadline(void *opaque)
     atalab_blk_deliver(req, req->ret);
 }
 
-/*
- * deterministic=on: after a drain, the drive's completed requests are
- * delivered at once (a reset or an abort does not wait for deadlines).
- */
-static void atalab_blk_deliver_arrived(AtalabIdeState *s, int drive)
-{
-    AtalabIdeBlkReq *req, *tmp;
-
-    QTAILQ_FOREACH_SAFE(req, &s->timed, next, tmp) {
-        if ((drive < 0 || req->drive == drive) && req->arrived) {
-            QTAILQ_REMOVE(&s->timed, req, next);
-            timer_free(req->deadline);
-            req->deadline = NULL;
-            atalab_blk_deliver(req, req->ret);
-        }
-    }
-}
-
 static void atalab_blk_deliver(AtalabIdeBlkReq *req, int ret)
 {
     AtalabIdeState *s = req->s;
@@ -379,6 +361,35 @@ static void atalab_blk_drop_held(AtalabIdeState *s, int drive)
     }
 }
 
+/*
+ * Finish every request of drive (all: -1) now, as ide_cancel_dma_sync
+ * does: the backend's are drained, those deterministic=on still holds for
+ * their deadline are delivered at once (a reset or an abort does not
+ * wait), and those held for a retry by the error policy are given up.
+ */
+static void atalab_blk_drain(AtalabIdeState *s, int drive)
+{
+    AtalabIdeBlkReq *req, *tmp;
+    unsigned i;
+
+    for (i = 0; i < ATALAB_DRIVES; i++) {
+        if (s->blk[i] && (drive < 0 || i == (unsigned)drive)) {
+            blk_drain(s->blk[i]);
+        }
+    }
+
+    QTAILQ_FOREACH_SAFE(req, &s->timed, next, tmp) {
+        /* (a delivery may issue a new request: it waits for its time) */
+        if ((drive < 0 || req->drive == drive) && req->arrived) {
+            QTAILQ_REMOVE(&s->timed, req, next);
+            timer_free(req->deadline);
+            req->deadline = NULL;
+            atalab_blk_deliver(req, req->ret);
+        }
+    }
+    atalab_blk_drop_held(s, drive);
+}
+
 static AtalabIdeBlkReq *atalab_blk_req_new(AtalabIdeState *s, unsigned drive,
                                            AtalabIdeBlkOp op, uint64_t offset,
                                            const AtalabIoVec *iov,
@@ -439,9 +450,7 @@ static void atalab_host_blk_drain(void *opaque, unsigned drive)
 {
     AtalabIdeState *s = opaque;
 
-    blk_drain(s->blk[drive]);
-    atalab_blk_deliver_arrived(s, drive);
-    atalab_blk_drop_held(s, drive);
+    atalab_blk_drain(s, drive);
 }
 
 static int64_t atalab_host_clock_ns(void *opaque)
@@ -1257,13 +1266,7 @@ static void atalab_ide_exit(PCIDevice *d)
     AtalabIdeState *s = ATALAB_IDE(d);
     unsigned i;
 
-    for (i = 0; i < ATALAB_DRIVES; i++) {
-        if (s->blk[i]) {
-            blk_drain(s->blk[i]);
-        }
-    }
-    atalab_blk_deliver_arrived(s, -1);
-    atalab_blk_drop_held(s, -1);
+    atalab_blk_drain(s, -1);
     qemu_del_vm_change_state_handler(s->vmstate);
     qemu_bh_delete(s->retry_bh);
     qemu_remove_machine_init_done_notifier(&s->machine_done);
@@ -1286,16 +1289,9 @@ static void atalab_ide_exit(PCIDevice *d)
 static void atalab_ide_reset(DeviceState *dev)
 {
     AtalabIdeState *s = ATALAB_IDE(dev);
-    unsigned i;
 
     /* The model's requests finish before the reset: nothing lands after. */
-    for (i = 0; i < ATALAB_DRIVES; i++) {
-        if (s->blk[i]) {
-            blk_drain(s->blk[i]);
-        }
-    }
-    atalab_blk_deliver_arrived(s, -1);
-    atalab_blk_drop_held(s, -1);
+    atalab_blk_drain(s, -1);
     atalab_ctrl_reset(s->ctrl);
     /* What the BIOS leaves behind: IDE decode enabled on both channels. */
     atalab_ctrl_firmware_init(s->ctrl);

@@ -121,17 +121,28 @@ diff_is 1 'ata0 d0 [I/O] FLUSH_CACHE: only in A: seq 4 FLUSH_CACHE feature=0x00 
 diff_is 1 'cfg ata0 UDMATIM 0x0002 reordered [mode setting]' "$WORK/order1" "$WORK/order2"
 diff_is 1 '1 difference: timing 1' "$WORK/order1" "$WORK/order2"
 
+# The two channels probed in the other order (libata probes them in
+# parallel): each channel's writes, SITRE among them, align on their own
+{ hdr; echo "150 cfg w 0x40 2 0xc000 reg=IDETIM0"; echo "151 cfg w 0x44 1 0x00 reg=SIDETIM"
+  echo "160 cfg w 0x42 2 0xc000 reg=IDETIM1"; } >"$WORK/probe01"
+{ hdr; echo "150 cfg w 0x42 2 0xc000 reg=IDETIM1"; echo "160 cfg w 0x40 2 0xc000 reg=IDETIM0"
+  echo "161 cfg w 0x44 1 0x00 reg=SIDETIM"; } >"$WORK/probe10"
+diff_is 0 identical "$WORK/probe01" "$WORK/probe10"
+
 # The protocol path: DMA against PIO, interrupt against polled
 { hdr; probe; cmd 300 3 0xc8 READ_DMA 'lba=0 count=8'
   echo "301 bm start ch0 prdt=0x00001000 to-memory dev=0 seq=3"; } >"$WORK/dma"
 { hdr; probe; cmd 300 3 0x20 READ_SECTORS 'lba=0 count=8'
   echo "301 ata0 data d0 in bytes=512 width=2 sum=0x811c9dc5 seq=3"; } >"$WORK/pio"
-diff_is 1 'ata0 d0 [I/O] seq 3/3 lba=0 count=8: READ_DMA (DMA in, interrupt-driven) vs READ_SECTORS (PIO in, interrupt-driven, 512-byte DRQ blocks)' "$WORK/dma" "$WORK/pio"
+diff_is 1 'ata0 d0 [I/O] seq 3/3 lba=0 count=8: READ_DMA (DMA in, interrupt-driven, 1 interrupt) vs READ_SECTORS (PIO in, interrupt-driven, 1 interrupt, 512-byte DRQ blocks)' "$WORK/dma" "$WORK/pio"
 diff_is 1 'protocol 1' "$WORK/dma" "$WORK/pio"
 diff_is 1 'protocol 1' --only bm "$WORK/dma" "$WORK/pio"
 { hdr; probe; echo "299 ctl0 w 0x0 1 0x0a reg=DevCtl bits=nIEN dev=0 seq=2"; cmd 300 3 0x20 READ_SECTORS 'lba=0 count=8'
   echo "301 ata0 data d0 in bytes=512 width=2 sum=0x811c9dc5 seq=3"; } >"$WORK/polled"
-diff_is 1 'seq 3 READ_SECTORS: PIO in, interrupt-driven, 512-byte DRQ blocks vs PIO in, polled, 512-byte DRQ blocks' "$WORK/pio" "$WORK/polled"
+diff_is 1 'seq 3 READ_SECTORS: PIO in, interrupt-driven, 1 interrupt, 512-byte DRQ blocks vs PIO in, polled, 1 interrupt, 512-byte DRQ blocks' "$WORK/pio" "$WORK/polled"
+# An interrupt that never came (a lost-irq fault, say)
+grep -v '^301 irq0 1 dev=0 seq=3$' "$WORK/dma" >"$WORK/dma-noirq"
+diff_is 1 'seq 3 READ_DMA: DMA in, interrupt-driven, 1 interrupt vs DMA in, interrupt-driven, 0 interrupts' "$WORK/dma" "$WORK/dma-noirq"
 # The data: another checksum
 sed 's/sum=0x811c9dc5/sum=0x811c9dc6/' "$WORK/pio" >"$WORK/pio-sum"
 diff_is 1 'seq 3 READ_SECTORS: 512 PIO bytes (sum 0x' "$WORK/pio" "$WORK/pio-sum"

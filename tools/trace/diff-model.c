@@ -116,7 +116,6 @@ static void enter_phase(DiffDrive *d, DiffPhase p, unsigned line)
         cur->timing_end = g_strdup(d->timing ? d->timing : "");
     }
     run.phase = p;
-    run.first_cmd = d->cmds->len;
     run.line = line;
     run.timing_start = g_strdup(d->timing ? d->timing : "");
     run.timing_end = g_strdup("");
@@ -375,27 +374,33 @@ static uint32_t fnv32_word(uint32_t h, const char *hex)
 
 /*
  * Which configuration bits each channel's drives' decoded settings depend
- * on: every bit flipped on a few base states (all clear, all set, two
- * alternating patterns), the decodes compared.
+ * on: every bit flipped on a few base states, the decodes compared.  The
+ * bases are all clear, all set, and pseudo-random fills: a bit that only
+ * chooses between two registers (SITRE: IDETIM or SIDETIM for the slave)
+ * shows only when the two hold different values.
  */
 static void channel_bits(const AtalabPersonality *p, uint8_t bits[2][256])
 {
-    static const uint8_t bases[] = { 0x00, 0xff, 0x55, 0xaa };
     uint8_t cfg[256];
+    uint32_t lcg = 1;
     unsigned b, o, bit, drive;
 
     memset(bits, 0, 2 * 256);
-    for (b = 0; b < G_N_ELEMENTS(bases); b++) {
+    for (b = 0; b < 8; b++) {
         for (o = 0x40; o < 0x100; o++) {
             for (bit = 0; bit < 8; bit++) {
                 for (drive = 0; drive < DIFF_DRIVES; drive++) {
                     AtalabDriveTiming t0, t1;
                     char s0[ATALAB_TIMING_STR_LEN], s1[ATALAB_TIMING_STR_LEN];
+                    unsigned i;
 
                     if (bits[drive / 2][o] & (1u << bit)) {
                         continue;
                     }
-                    memset(cfg, bases[b], sizeof(cfg));
+                    for (i = 0; i < sizeof(cfg); i++) {
+                        lcg = lcg * 1103515245u + 12345u;
+                        cfg[i] = b == 0 ? 0x00 : b == 1 ? 0xff : lcg >> 16;
+                    }
                     atalab_timing_decode(p, cfg, drive, &t0);
                     cfg[o] ^= 1u << bit;
                     atalab_timing_decode(p, cfg, drive, &t1);
@@ -780,4 +785,32 @@ void diff_trace_free(DiffTrace *t)
 const char *diff_trace_header(const DiffTrace *t, const char *key)
 {
     return atalab_trace_header_value(t->header, key);
+}
+
+const char *diff_drive_name(int drive)
+{
+    static const char *const names[DIFF_DRIVES] = {
+        "ata0 d0", "ata0 d1", "ata1 d0", "ata1 d1"
+    };
+
+    return drive >= 0 && drive < DIFF_DRIVES ? names[drive] : "controller";
+}
+
+bool diff_header_decides(const char *line)
+{
+    return g_str_has_prefix(line, "personality ") ||
+           g_str_has_prefix(line, "cable") || g_str_has_prefix(line, "drive") ||
+           g_str_has_prefix(line, "fault");
+}
+
+char *diff_header_key(const char *line)
+{
+    return g_strndup(line, strcspn(line, " "));
+}
+
+const char *diff_header_value(const char *line)
+{
+    size_t n = strcspn(line, " ");
+
+    return line[n] ? line + n + 1 : line + n;
 }

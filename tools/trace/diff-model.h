@@ -86,7 +86,7 @@ typedef struct DiffCmd {
 /* One stretch of a drive in one phase. */
 typedef struct DiffPhaseRun {
     DiffPhase phase;
-    unsigned first_cmd, n_cmds; /* its commands: index, count */
+    unsigned n_cmds;            /* its commands */
     char *timing_end;           /* decoded setting at its end ("" none) */
     unsigned line;              /* where it starts */
     /* error handling */
@@ -152,6 +152,18 @@ void diff_trace_free(DiffTrace *t);
 
 /* The first header value of key, or NULL. */
 const char *diff_trace_header(const DiffTrace *t, const char *key);
+
+/* "ata0 d0" ... "ata1 d1" for drive positions 0-3, else "controller". */
+const char *diff_drive_name(int drive);
+
+/*
+ * Header lines ("KEY VALUE"): does the line's key decide whether two
+ * traces are comparable (personality, cables, drives, fault rules and
+ * seed: traces/FORMAT.md, "Header")?  Its key (g_free it), its value.
+ */
+bool diff_header_decides(const char *line);
+char *diff_header_key(const char *line);
+const char *diff_header_value(const char *line);
 
 /* FNV-1a, 64-bit, over a string, continuing from h (start: 0). */
 uint64_t diff_hash(uint64_t h, const char *s);

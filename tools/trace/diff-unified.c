@@ -27,22 +27,22 @@ typedef struct Lines {
     GArray *key;                /* their hashes (uint64_t) */
 } Lines;
 
+/*
+ * --only: cfg and bm keep their own records; ataN, ctlN and irqN keep the
+ * channel's records of those three spaces (not the bus master's).
+ */
 static bool kept_by_only(const DiffOptions *o, const AtalabTraceRecord *rec)
 {
-    char want[8];
-
     if (!o->only) {
         return true;
     }
     if (!strcmp(o->only, "cfg") || !strcmp(o->only, "bm")) {
         return !strcmp(rec->source, o->only);
     }
-    /* ataN, ctlN, irqN: the channel's own records, not the bus master's */
-    snprintf(want, sizeof(want), "%.3s", rec->source);
-    return !strcmp(rec->source, o->only) ||
-           (strchr("aci", o->only[0]) && rec->channel == o->only[3] - '0' &&
-            (!strcmp(want, "ata") || !strcmp(want, "ctl") ||
-             !strcmp(want, "irq")) && strlen(o->only) == 4);
+    return rec->channel == o->only[3] - '0' &&
+           (g_str_has_prefix(rec->source, "ata") ||
+            g_str_has_prefix(rec->source, "ctl") ||
+            g_str_has_prefix(rec->source, "irq"));
 }
 
 static char *normalize(const DiffOptions *o, const AtalabTraceRecord *rec)

@@ -1,5 +1,6 @@
 /*
- * atalab trace diff: the semantic comparison and its report (trace-diff.h).
+ * atalab trace diff: the semantic comparison (trace-diff.h); the output is
+ * diff-output.c.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -14,6 +15,7 @@
 #include "atalab-timing.h"
 #include "diff-align.h"
 #include "diff-model.h"
+#include "diff-output.h"
 #include "diff-unified.h"
 
 static const char *const class_names[DIFF_N_CLASSES] = {
@@ -59,26 +61,7 @@ void diff_options_init(DiffOptions *o)
 
 /* ---- differences ------------------------------------------------------- */
 
-typedef struct Difference {
-    DiffClass cls;
-    char space[8];              /* cfg, ata0, ata1 */
-    bool dma;                   /* concerns the bus master too (--only bm) */
-    int drive;                  /* 0-3, or -1 */
-    const char *phase;
-    char *what;
-    char *a, *b;                /* NULL: only on the other side */
-    GPtrArray *detail;
-    unsigned a_line, b_line;
-} Difference;
-
-typedef struct Diff {
-    const DiffOptions *o;
-    const DiffTrace *ta, *tb;
-    const AtalabPersonality *pers;
-    GArray *diffs;              /* Difference */
-} Diff;
-
-static void difference_clear(Difference *d)
+static void difference_clear(DiffDifference *d)
 {
     g_free(d->what);
     g_free(d->a);
@@ -86,14 +69,6 @@ static void difference_clear(Difference *d)
     if (d->detail) {
         g_ptr_array_free(d->detail, true);
     }
-}
-
-static const char *drive_name(int drive)
-{
-    static const char *const names[] = { "ata0 d0", "ata0 d1", "ata1 d0",
-                                         "ata1 d1" };
-
-    return drive >= 0 && drive < 4 ? names[drive] : "controller";
 }
 
 /* Does --only keep a difference of this space? */
@@ -115,11 +90,11 @@ static bool only_keeps(const DiffOptions *o, const char *space, bool dma)
 }
 
 /* Add a difference (takes what, a and b); NULL when filtered out. */
-static Difference *add(Diff *df, DiffClass cls, int drive, bool dma,
+static DiffDifference *add(DiffResult *df, DiffClass cls, int drive, bool dma,
                        const char *phase, char *what, char *a, char *b,
                        unsigned a_line, unsigned b_line)
 {
-    Difference d = {
+    DiffDifference d = {
         .cls = cls, .drive = drive, .dma = dma, .phase = phase,
         .what = what, .a = a, .b = b, .a_line = a_line, .b_line = b_line,
     };
@@ -134,10 +109,10 @@ static Difference *add(Diff *df, DiffClass cls, int drive, bool dma,
         return NULL;
     }
     g_array_append_val(df->diffs, d);
-    return &g_array_index(df->diffs, Difference, df->diffs->len - 1);
+    return &g_array_index(df->diffs, DiffDifference, df->diffs->len - 1);
 }
 
-static void add_detail(Difference *d, char *line)
+static void add_detail(DiffDifference *d, char *line)
 {
     if (!d) {
         g_free(line);
@@ -189,6 +164,59 @@ static char *fields_that_differ(const char *a, const char *b)
                            sb->len ? sb->str : "(none)");
 }
 
+/* ---- one-sided items ------------------------------------------------- */
+
+typedef struct KeyAt {
+    uint64_t key;
+    size_t at;
+} KeyAt;
+
+static int key_at_cmp(const void *x, const void *y)
+{
+    const KeyAt *a = x, *b = y;
+
+    if (a->key != b->key) {
+        return a->key < b->key ? -1 : 1;
+    }
+    return a->at < b->at ? -1 : a->at > b->at;
+}
+
+/*
+ * Items left on one side each, keyed: an A item whose key a B item has is
+ * the same item reordered.  match[i] is 1 + the index of the first B item
+ * with A item i's key not matched before, or 0; used_b[j] says whether B
+ * item j was matched.  Time O((na + nb) log nb).
+ */
+static void match_keys(const uint64_t *ka, size_t na, const uint64_t *kb,
+                       size_t nb, size_t *match, bool *used_b)
+{
+    g_autofree KeyAt *sorted = g_new(KeyAt, nb + 1);
+    /* key -> 1 + the position in sorted of its next unmatched B item */
+    g_autoptr(GHashTable) next = g_hash_table_new(g_int64_hash,
+                                                  g_int64_equal);
+    size_t i, j;
+
+    for (j = 0; j < nb; j++) {
+        sorted[j] = (KeyAt) { kb[j], j };
+        used_b[j] = false;
+    }
+    qsort(sorted, nb, sizeof(*sorted), key_at_cmp);
+    for (j = nb; j-- > 0;) {
+        g_hash_table_insert(next, &sorted[j].key, GSIZE_TO_POINTER(j + 1));
+    }
+    for (i = 0; i < na; i++) {
+        size_t pos = GPOINTER_TO_SIZE(g_hash_table_lookup(next, &ka[i]));
+
+        match[i] = 0;
+        if (pos && pos <= nb && sorted[pos - 1].key == ka[i]) {
+            match[i] = sorted[pos - 1].at + 1;
+            used_b[sorted[pos - 1].at] = true;
+            g_hash_table_insert(next, &sorted[pos - 1].key,
+                                GSIZE_TO_POINTER(pos + 1));
+        }
+    }
+}
+
 /* ---- configuration writes ------------------------------------------------ */
 
 static void apply(uint8_t cfg[256], const DiffCfgWrite *w, uint32_t value)
@@ -229,10 +257,10 @@ static const char *seq_name(unsigned seq)
  * Two writes of one register with different values: what the difference
  * of value does to each drive, on A's configuration as it was.
  */
-static void write_changed(Diff *df, unsigned seq, const DiffCfgWrite *wa,
+static void write_changed(DiffResult *df, unsigned seq, const DiffCfgWrite *wa,
                           const DiffCfgWrite *wb)
 {
-    Difference *d;
+    DiffDifference *d;
     unsigned drive;
 
     d = add(df, DIFF_TIMING, -1, false, diff_phase_name(wa->phase[seq]),
@@ -269,16 +297,16 @@ static void write_changed(Diff *df, unsigned seq, const DiffCfgWrite *wa,
         decode(df->pers, cb, drive, sb);
         f = fields_that_differ(sa, sb);
         if (f) {
-            add_detail(d, g_strdup_printf("%s: %s", drive_name(drive), f));
+            add_detail(d, g_strdup_printf("%s: %s", diff_drive_name(drive), f));
             g_free(f);
         }
     }
 }
 
-static void write_alone(Diff *df, unsigned seq, const DiffCfgWrite *w,
+static void write_alone(DiffResult *df, unsigned seq, const DiffCfgWrite *w,
                         bool in_a)
 {
-    Difference *d;
+    DiffDifference *d;
     unsigned drive;
 
     d = add(df, DIFF_TIMING, -1, false, diff_phase_name(w->phase[seq]),
@@ -302,7 +330,7 @@ static void write_alone(Diff *df, unsigned seq, const DiffCfgWrite *w,
         decode(df->pers, after, drive, sa);
         f = fields_that_differ(sb, sa);
         if (f) {
-            add_detail(d, g_strdup_printf("%s: sets %s", drive_name(drive),
+            add_detail(d, g_strdup_printf("%s: sets %s", diff_drive_name(drive),
                                           strstr(f, " vs ") + 4));
             g_free(f);
         }
@@ -339,7 +367,7 @@ typedef struct WriteSeq {
     GArray *alone_a, *alone_b;  /* positions in a, b of one-sided writes */
 } WriteSeq;
 
-static const DiffCfgWrite *seq_write(const Diff *df, const WriteSeq *ws,
+static const DiffCfgWrite *seq_write(const DiffResult *df, const WriteSeq *ws,
                                      bool in_a, size_t i)
 {
     const DiffTrace *t = in_a ? df->ta : df->tb;
@@ -349,7 +377,7 @@ static const DiffCfgWrite *seq_write(const Diff *df, const WriteSeq *ws,
 }
 
 typedef struct SeqPair {
-    const Diff *df;
+    const DiffResult *df;
     const WriteSeq *ws;
 } SeqPair;
 
@@ -363,15 +391,15 @@ static bool same_reg(const void *ctx, size_t i, size_t j)
 
 /* Walk an alignment: equal runs to same(), paired changes, the rest. */
 typedef struct Walk {
-    void (*equal)(Diff *, size_t, size_t, void *);
-    void (*changed)(Diff *, size_t, size_t, void *);
-    void (*alone)(Diff *, size_t, bool, void *);
+    void (*equal)(DiffResult *, size_t, size_t, void *);
+    void (*changed)(DiffResult *, size_t, size_t, void *);
+    void (*alone)(DiffResult *, size_t, bool, void *);
     bool (*pairable)(const void *, size_t, size_t);
     const void *pair_ctx;
     void *opaque;
 } Walk;
 
-static void walk(Diff *df, const uint64_t *ka, size_t na, const uint64_t *kb,
+static void walk(DiffResult *df, const uint64_t *ka, size_t na, const uint64_t *kb,
                  size_t nb, const Walk *w)
 {
     g_autofree bool *del = g_new(bool, na + 1);
@@ -421,7 +449,7 @@ static void walk(Diff *df, const uint64_t *ka, size_t na, const uint64_t *kb,
     }
 }
 
-static void writes_changed(Diff *df, size_t i, size_t j, void *opaque)
+static void writes_changed(DiffResult *df, size_t i, size_t j, void *opaque)
 {
     const WriteSeq *ws = opaque;
 
@@ -429,7 +457,7 @@ static void writes_changed(Diff *df, size_t i, size_t j, void *opaque)
                   seq_write(df, ws, false, j));
 }
 
-static void writes_alone(Diff *df, size_t i, bool in_a, void *opaque)
+static void writes_alone(DiffResult *df, size_t i, bool in_a, void *opaque)
 {
     WriteSeq *ws = opaque;
     guint k = i;
@@ -441,27 +469,33 @@ static void writes_alone(Diff *df, size_t i, bool in_a, void *opaque)
  * One-sided writes: a write of A that B has elsewhere in the sequence
  * (same register, size and value) is reordered; the rest are one-sided.
  */
-static void report_alone_writes(Diff *df, WriteSeq *ws)
+static void report_alone_writes(DiffResult *df, WriteSeq *ws)
 {
-    g_autofree bool *used_b = g_new0(bool, ws->alone_b->len + 1);
-    unsigned i, j;
+    size_t na = ws->alone_a->len, nb = ws->alone_b->len, i;
+    g_autofree uint64_t *ka = g_new(uint64_t, na + 1);
+    g_autofree uint64_t *kb = g_new(uint64_t, nb + 1);
+    g_autofree size_t *match = g_new(size_t, na + 1);
+    g_autofree bool *used_b = g_new(bool, nb + 1);
 
-    for (i = 0; i < ws->alone_a->len; i++) {
-        size_t ia = g_array_index(ws->alone_a, guint, i);
-        const DiffCfgWrite *wa = seq_write(df, ws, true, ia);
-        const DiffCfgWrite *wb = NULL;
+    for (i = 0; i < na; i++) {
+        ka[i] = diff_write_key(seq_write(df, ws, true,
+                                         g_array_index(ws->alone_a, guint, i)),
+                               ws->seq);
+    }
+    for (i = 0; i < nb; i++) {
+        kb[i] = diff_write_key(seq_write(df, ws, false,
+                                         g_array_index(ws->alone_b, guint, i)),
+                               ws->seq);
+    }
+    match_keys(ka, na, kb, nb, match, used_b);
+    for (i = 0; i < na; i++) {
+        const DiffCfgWrite *wa = seq_write(df, ws, true,
+                                           g_array_index(ws->alone_a, guint, i));
 
-        for (j = 0; j < ws->alone_b->len && !wb; j++) {
-            const DiffCfgWrite *w = seq_write(df, ws, false,
-                                              g_array_index(ws->alone_b, guint, j));
-
-            if (!used_b[j] && diff_write_key(w, ws->seq) ==
-                diff_write_key(wa, ws->seq)) {
-                used_b[j] = true;
-                wb = w;
-            }
-        }
-        if (wb) {
+        if (match[i]) {
+            const DiffCfgWrite *wb =
+                seq_write(df, ws, false,
+                          g_array_index(ws->alone_b, guint, match[i] - 1));
             g_autofree char *va = hexval(wa);
 
             add(df, DIFF_TIMING, -1, false, diff_phase_name(wa->phase[ws->seq]),
@@ -474,10 +508,11 @@ static void report_alone_writes(Diff *df, WriteSeq *ws)
             write_alone(df, ws->seq, wa, true);
         }
     }
-    for (j = 0; j < ws->alone_b->len; j++) {
-        if (!used_b[j]) {
-            write_alone(df, ws->seq, seq_write(df, ws, false,
-                                               g_array_index(ws->alone_b, guint, j)),
+    for (i = 0; i < nb; i++) {
+        if (!used_b[i]) {
+            write_alone(df, ws->seq,
+                        seq_write(df, ws, false,
+                                  g_array_index(ws->alone_b, guint, i)),
                         false);
         }
     }
@@ -502,7 +537,7 @@ static GArray *seq_writes(const DiffTrace *t, unsigned seq, uint64_t **keys)
 }
 
 /* Writes that changed nothing, counted per register. */
-static void compare_redundant(Diff *df)
+static void compare_redundant(DiffResult *df)
 {
     g_autoptr(GHashTable) regs = g_hash_table_new(g_str_hash, g_str_equal);
     g_autoptr(GList) names = NULL;
@@ -532,7 +567,7 @@ static void compare_redundant(Diff *df)
     }
 }
 
-static void compare_writes(Diff *df)
+static void compare_writes(DiffResult *df)
 {
     unsigned seq;
 
@@ -601,6 +636,8 @@ static char *protocol_text(const DiffCmd *c)
         g_string_append(s, c->dir_out ? " out" : " in");
     }
     g_string_append(s, c->polled ? ", polled" : ", interrupt-driven");
+    g_string_append_printf(s, ", %u interrupt%s", c->irqs,
+                           c->irqs == 1 ? "" : "s");
     if (c->xfer == DIFF_XFER_PIO) {
         g_string_append_printf(s, ", %u-byte DRQ blocks", c->max_block);
     }
@@ -626,7 +663,7 @@ static char *outcome_text(const DiffCmd *c)
            g_strdup(outcome_name(c->outcome));
 }
 
-static char *data_text(const Diff *df, const DiffCmd *c)
+static char *data_text(const DiffResult *df, const DiffCmd *c)
 {
     if (df->ta->folded && df->tb->folded) {
         return g_strdup_printf("%" G_GUINT64_FORMAT " PIO bytes (sum 0x%08x), "
@@ -642,17 +679,17 @@ static char *data_text(const Diff *df, const DiffCmd *c)
  * are equal (otherwise their data and taskfile differ as a consequence
  * and are not reported again).
  */
-static void cmd_pair(Diff *df, DriveCtx *dc, const DiffCmd *a,
+static void cmd_pair(DiffResult *df, DriveCtx *dc, const DiffCmd *a,
                      const DiffCmd *b, bool same_params);
 
-static void cmds_equal(Diff *df, size_t i, size_t j, void *opaque)
+static void cmds_equal(DiffResult *df, size_t i, size_t j, void *opaque)
 {
     DriveCtx *dc = opaque;
 
     cmd_pair(df, dc, cmd_of(dc->a, i), cmd_of(dc->b, j), true);
 }
 
-static void cmd_pair(Diff *df, DriveCtx *dc, const DiffCmd *a,
+static void cmd_pair(DiffResult *df, DriveCtx *dc, const DiffCmd *a,
                      const DiffCmd *b, bool same_params)
 {
     const char *phase = diff_phase_name(a->phase);
@@ -718,7 +755,7 @@ static bool same_step(const void *ctx, size_t i, size_t j)
            !strcmp(a->params, b->params) && is_read(a) == is_read(b);
 }
 
-static void cmds_changed(Diff *df, size_t i, size_t j, void *opaque)
+static void cmds_changed(DiffResult *df, size_t i, size_t j, void *opaque)
 {
     DriveCtx *dc = opaque;
     const DiffCmd *a = cmd_of(dc->a, i), *b = cmd_of(dc->b, j);
@@ -741,7 +778,7 @@ static void cmds_changed(Diff *df, size_t i, size_t j, void *opaque)
     cmd_pair(df, dc, a, b, false);
 }
 
-static void cmds_alone(Diff *df, size_t i, bool in_a, void *opaque)
+static void cmds_alone(DiffResult *df, size_t i, bool in_a, void *opaque)
 {
     DriveCtx *dc = opaque;
     guint idx = i;
@@ -761,38 +798,32 @@ static uint64_t *cmd_keys(const DiffDrive *d)
 }
 
 /* Commands on one side only: reordered when the other side has one too. */
-static void report_alone(Diff *df, DriveCtx *dc)
+static void report_alone_cmds(DiffResult *df, DriveCtx *dc)
 {
-    g_autoptr(GHashTable) in_b = g_hash_table_new(g_int64_hash, g_int64_equal);
-    g_autofree bool *used_b = g_new0(bool, dc->alone_b->len + 1);
-    unsigned i;
+    size_t na = dc->alone_a->len, nb = dc->alone_b->len, i;
+    g_autofree uint64_t *ka = g_new(uint64_t, na + 1);
+    g_autofree uint64_t *kb = g_new(uint64_t, nb + 1);
+    g_autofree size_t *match = g_new(size_t, na + 1);
+    g_autofree bool *used_b = g_new(bool, nb + 1);
 
-    for (i = 0; i < dc->alone_b->len; i++) {
-        const DiffCmd *c = cmd_of(dc->b, g_array_index(dc->alone_b, guint, i));
-        GSList *l = g_hash_table_lookup(in_b, &c->key);
-
-        g_hash_table_insert(in_b, (gpointer)&c->key,
-                            g_slist_append(l, GUINT_TO_POINTER(i)));
+    for (i = 0; i < na; i++) {
+        ka[i] = cmd_of(dc->a, g_array_index(dc->alone_a, guint, i))->key;
     }
-    for (i = 0; i < dc->alone_a->len; i++) {
+    for (i = 0; i < nb; i++) {
+        kb[i] = cmd_of(dc->b, g_array_index(dc->alone_b, guint, i))->key;
+    }
+    match_keys(ka, na, kb, nb, match, used_b);
+    for (i = 0; i < na; i++) {
         const DiffCmd *a = cmd_of(dc->a, g_array_index(dc->alone_a, guint, i));
-        GSList *l = g_hash_table_lookup(in_b, &a->key);
-        const DiffCmd *b = NULL;
 
-        for (; l; l = l->next) {
-            guint k = GPOINTER_TO_UINT(l->data);
-
-            if (!used_b[k]) {
-                used_b[k] = true;
-                b = cmd_of(dc->b, g_array_index(dc->alone_b, guint, k));
-                break;
-            }
-        }
-        if (b) {
-            Difference *d = add(df, DIFF_COMMANDS, dc->drive, false,
-                                diff_phase_name(a->phase),
-                                g_strdup_printf("%s reordered", a->name),
-                                cmd_text(a), cmd_text(b), a->line, b->line);
+        if (match[i]) {
+            const DiffCmd *b = cmd_of(dc->b, g_array_index(dc->alone_b, guint,
+                                                           match[i] - 1));
+            DiffDifference *d = add(df, DIFF_COMMANDS, dc->drive, false,
+                                    diff_phase_name(a->phase),
+                                    g_strdup_printf("%s reordered", a->name),
+                                    cmd_text(a), cmd_text(b), a->line,
+                                    b->line);
 
             add_detail(d, g_strdup_printf("%s in A, %s in B",
                                           diff_phase_name(a->phase),
@@ -802,7 +833,7 @@ static void report_alone(Diff *df, DriveCtx *dc)
                 g_strdup(a->name), cmd_text(a), NULL, a->line, 0);
         }
     }
-    for (i = 0; i < dc->alone_b->len; i++) {
+    for (i = 0; i < nb; i++) {
         const DiffCmd *b = cmd_of(dc->b, g_array_index(dc->alone_b, guint, i));
 
         if (!used_b[i]) {
@@ -810,18 +841,9 @@ static void report_alone(Diff *df, DriveCtx *dc)
                 g_strdup(b->name), NULL, cmd_text(b), 0, b->line);
         }
     }
-    {
-        GHashTableIter it;
-        gpointer k, v;
-
-        g_hash_table_iter_init(&it, in_b);
-        while (g_hash_table_iter_next(&it, &k, &v)) {
-            g_slist_free(v);
-        }
-    }
 }
 
-static void compare_commands(Diff *df, int drive)
+static void compare_commands(DiffResult *df, int drive)
 {
     const DiffDrive *a = &df->ta->drive[drive], *b = &df->tb->drive[drive];
     g_autofree uint64_t *ka = cmd_keys(a);
@@ -837,7 +859,7 @@ static void compare_commands(Diff *df, int drive)
     };
 
     walk(df, ka, a->cmds->len, kb, b->cmds->len, &w);
-    report_alone(df, &dc);
+    report_alone_cmds(df, &dc);
     g_array_free(dc.alone_a, true);
     g_array_free(dc.alone_b, true);
 }
@@ -866,7 +888,7 @@ static char *eh_summary(const DiffDrive *d, const DiffPhaseRun *r)
     return g_string_free(s, false);
 }
 
-static void runs_equal(Diff *df, size_t i, size_t j, void *opaque)
+static void runs_equal(DiffResult *df, size_t i, size_t j, void *opaque)
 {
     DriveCtx *dc = opaque;
     const DiffPhaseRun *a = run_of(dc->a, i), *b = run_of(dc->b, j);
@@ -874,7 +896,7 @@ static void runs_equal(Diff *df, size_t i, size_t j, void *opaque)
     char *f = fields_that_differ(a->timing_end, b->timing_end);
 
     if (f) {
-        Difference *d = add(df, DIFF_TIMING, dc->drive, false, phase,
+        DiffDifference *d = add(df, DIFF_TIMING, dc->drive, false, phase,
                             g_strdup_printf("setting at the end of %s",
                                             phase),
                             g_strdup(a->timing_end), g_strdup(b->timing_end),
@@ -895,7 +917,7 @@ static void runs_equal(Diff *df, size_t i, size_t j, void *opaque)
     }
 }
 
-static void runs_alone(Diff *df, size_t i, bool in_a, void *opaque)
+static void runs_alone(DiffResult *df, size_t i, bool in_a, void *opaque)
 {
     DriveCtx *dc = opaque;
     const DiffDrive *d = in_a ? dc->a : dc->b;
@@ -925,7 +947,7 @@ static uint64_t *run_keys(const DiffDrive *d)
     return k;
 }
 
-static void compare_phases(Diff *df, int drive)
+static void compare_phases(DiffResult *df, int drive)
 {
     const DiffDrive *a = &df->ta->drive[drive], *b = &df->tb->drive[drive];
     g_autofree uint64_t *ka = run_keys(a);
@@ -945,12 +967,12 @@ typedef struct EventCtx {
     const GArray *ea, *eb;
 } EventCtx;
 
-static void events_alone(Diff *df, size_t i, bool in_a, void *opaque)
+static void events_alone(DiffResult *df, size_t i, bool in_a, void *opaque)
 {
     EventCtx *ec = opaque;
     const DiffEvent *e = &g_array_index(in_a ? ec->ea : ec->eb, DiffEvent, i);
     const DiffDrive *d = in_a ? ec->a : ec->b;
-    Difference *diff;
+    DiffDifference *diff;
 
     diff = add(df, ec->cls, ec->drive, false, diff_phase_name(e->phase),
                g_strdup(ec->cls == DIFF_FAULTS ? "fault" : "violation"),
@@ -974,7 +996,7 @@ static uint64_t *event_keys(const GArray *ev)
     return k;
 }
 
-static void compare_events(Diff *df, int drive, DiffClass cls)
+static void compare_events(DiffResult *df, int drive, DiffClass cls)
 {
     const DiffDrive *a = &df->ta->drive[drive], *b = &df->tb->drive[drive];
     EventCtx ec = {
@@ -991,19 +1013,6 @@ static void compare_events(Diff *df, int drive, DiffClass cls)
 
 /* ---- headers --------------------------------------------------------------- */
 
-/* Header keys that must agree for two traces to be comparable. */
-static bool comparability_key(const char *line)
-{
-    return g_str_has_prefix(line, "personality ") ||
-           g_str_has_prefix(line, "cable") || g_str_has_prefix(line, "drive") ||
-           g_str_has_prefix(line, "fault");
-}
-
-static char *header_key(const char *line)
-{
-    return g_strndup(line, strcspn(line, " "));
-}
-
 /*
  * The comparability lines of both headers, in order, must be equal;
  * otherwise a message saying the first that is not.
@@ -1015,12 +1024,12 @@ static char *incomparable(const DiffTrace *a, const DiffTrace *b)
     unsigned i;
 
     for (i = 0; i < a->header->len; i++) {
-        if (comparability_key(g_ptr_array_index(a->header, i))) {
+        if (diff_header_decides(g_ptr_array_index(a->header, i))) {
             g_ptr_array_add(la, g_ptr_array_index(a->header, i));
         }
     }
     for (i = 0; i < b->header->len; i++) {
-        if (comparability_key(g_ptr_array_index(b->header, i))) {
+        if (diff_header_decides(g_ptr_array_index(b->header, i))) {
             g_ptr_array_add(lb, g_ptr_array_index(b->header, i));
         }
     }
@@ -1029,223 +1038,18 @@ static char *incomparable(const DiffTrace *a, const DiffTrace *b)
         const char *y = i < lb->len ? g_ptr_array_index(lb, i) : NULL;
 
         if (!x || !y || strcmp(x, y)) {
-            g_autofree char *k = header_key(x ? x : y);
+            g_autofree char *k = diff_header_key(x ? x : y);
 
             return g_strdup_printf("the traces are not comparable: header "
                                    "'%s' is '%s' in %s and '%s' in %s", k,
-                                   x ? x + strlen(k) + 1 : "(none)", a->path,
-                                   y ? y + strlen(k) + 1 : "(none)", b->path);
+                                   x ? diff_header_value(x) : "(none)", a->path,
+                                   y ? diff_header_value(y) : "(none)", b->path);
         }
     }
     if (!a->personality) {
         return g_strdup_printf("%s: the header names no personality", a->path);
     }
     return NULL;
-}
-
-/* Header lines that differ, other than comparability ones: what ran. */
-static GPtrArray *header_differences(const DiffTrace *a, const DiffTrace *b)
-{
-    GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
-    unsigned i;
-
-    for (i = 0; i < a->header->len; i++) {
-        const char *l = g_ptr_array_index(a->header, i);
-        g_autofree char *k = header_key(l);
-        const char *vb = diff_trace_header(b, k);
-
-        if (!comparability_key(l) && g_strcmp0(l + strlen(k) + (l[strlen(k)] ? 1 : 0), vb)) {
-            g_ptr_array_add(out, g_strdup_printf("%s: %s | %s", k,
-                                                 l + strlen(k) + (l[strlen(k)] ? 1 : 0),
-                                                 vb ? vb : "(none)"));
-        }
-    }
-    for (i = 0; i < b->header->len; i++) {
-        const char *l = g_ptr_array_index(b->header, i);
-        g_autofree char *k = header_key(l);
-
-        if (!comparability_key(l) && !diff_trace_header(a, k)) {
-            g_ptr_array_add(out, g_strdup_printf("%s: (none) | %s", k,
-                                                 l + strlen(k) + (l[strlen(k)] ? 1 : 0)));
-        }
-    }
-    return out;
-}
-
-/* ---- output ------------------------------------------------------------------ */
-
-static void print_report(const Diff *df, FILE *out)
-{
-    g_autoptr(GPtrArray) hd = header_differences(df->ta, df->tb);
-    unsigned count[DIFF_N_CLASSES] = { 0 };
-    unsigned i, c, n = df->diffs->len;
-    bool any_ignored = false;
-
-    fprintf(out, "A: %s (%" G_GUINT64_FORMAT " records)\n", df->ta->path,
-            df->ta->records);
-    fprintf(out, "B: %s (%" G_GUINT64_FORMAT " records)\n", df->tb->path,
-            df->tb->records);
-    for (i = 0; i < hd->len; i++) {
-        fprintf(out, "   %s\n", (char *)g_ptr_array_index(hd, i));
-    }
-    fprintf(out, "ignored:");
-    for (c = 0; c < DIFF_N_CLASSES; c++) {
-        if (df->o->ignore[c]) {
-            fprintf(out, " %s", class_names[c]);
-            any_ignored = true;
-        }
-    }
-    fprintf(out, "%s%s%s\n", any_ignored ? "" : " nothing",
-            df->o->only ? "; only " : "", df->o->only ? df->o->only : "");
-    for (c = 0; c < DIFF_N_CLASSES; c++) {
-        unsigned shown = 0;
-
-        for (i = 0; i < n; i++) {
-            const Difference *d = &g_array_index(df->diffs, Difference, i);
-
-            if (d->cls != c) {
-                continue;
-            }
-            if (!count[c]++) {
-                fprintf(out, "\n%s:\n", class_names[c]);
-            }
-            if (shown == df->o->max_per_class) {
-                continue;
-            }
-            shown++;
-            if (d->drive >= 0) {
-                fprintf(out, "  %s [%s] %s: ", drive_name(d->drive), d->phase,
-                        d->what);
-            } else {
-                fprintf(out, "  %s [%s]: ", d->what, d->phase);
-            }
-            if (d->a && d->b) {
-                fprintf(out, "%s vs %s", d->a, d->b);
-            } else {
-                fprintf(out, "only in %s: %s", d->a ? "A" : "B",
-                        d->a ? d->a : d->b);
-            }
-            if (d->a_line || d->b_line) {
-                fprintf(out, "  (");
-            }
-            if (d->a_line) {
-                fprintf(out, "A:%u", d->a_line);
-            }
-            if (d->b_line) {
-                fprintf(out, "%sB:%u", d->a_line ? " " : "", d->b_line);
-            }
-            fprintf(out, "%s\n", d->a_line || d->b_line ? ")" : "");
-            for (unsigned k = 0; d->detail && k < d->detail->len; k++) {
-                fprintf(out, "      %s\n", (char *)g_ptr_array_index(d->detail, k));
-            }
-        }
-        if (count[c] > shown) {
-            fprintf(out, "  ... and %u more %s differences (--format=json "
-                    "lists every one)\n", count[c] - shown, class_names[c]);
-        }
-    }
-    if (!n) {
-        fprintf(out, "\nidentical\n");
-        return;
-    }
-    fprintf(out, "\n%u difference%s:", n, n == 1 ? "" : "s");
-    for (c = 0, i = 0; c < DIFF_N_CLASSES; c++) {
-        if (count[c]) {
-            fprintf(out, "%s %s %u", i++ ? "," : "", class_names[c], count[c]);
-        }
-    }
-    fprintf(out, "\n");
-}
-
-static void json_string(FILE *out, const char *s)
-{
-    if (!s) {
-        fputs("null", out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char ch = *s;
-
-        if (ch == '"' || ch == '\\') {
-            fprintf(out, "\\%c", ch);
-        } else if (ch < 0x20) {
-            fprintf(out, "\\u%04x", ch);
-        } else {
-            fputc(ch, out);
-        }
-    }
-    fputc('"', out);
-}
-
-static void json_side(FILE *out, const DiffTrace *t)
-{
-    unsigned i;
-
-    fputs("{\"file\": ", out);
-    json_string(out, t->path);
-    fprintf(out, ", \"records\": %" G_GUINT64_FORMAT ", \"header\": [", t->records);
-    for (i = 0; i < t->header->len; i++) {
-        const char *l = g_ptr_array_index(t->header, i);
-        g_autofree char *k = header_key(l);
-
-        fputs(i ? ", [" : "[", out);
-        json_string(out, k);
-        fputs(", ", out);
-        json_string(out, l + strlen(k) + (l[strlen(k)] ? 1 : 0));
-        fputs("]", out);
-    }
-    fputs("]}", out);
-}
-
-static void print_json(const Diff *df, FILE *out)
-{
-    unsigned i, c, k;
-    bool first = true;
-
-    fputs("{\"schema\": \"atalab-trace-diff 1\", \"a\": ", out);
-    json_side(out, df->ta);
-    fputs(", \"b\": ", out);
-    json_side(out, df->tb);
-    fputs(", \"ignored\": [", out);
-    for (c = 0; c < DIFF_N_CLASSES; c++) {
-        if (df->o->ignore[c]) {
-            fputs(first ? "" : ", ", out);
-            json_string(out, class_names[c]);
-            first = false;
-        }
-    }
-    fputs("], \"only\": ", out);
-    json_string(out, df->o->only);
-    fprintf(out, ", \"identical\": %s, \"differences\": [",
-            df->diffs->len ? "false" : "true");
-    for (i = 0; i < df->diffs->len; i++) {
-        const Difference *d = &g_array_index(df->diffs, Difference, i);
-
-        fputs(i ? ",\n  {" : "\n  {", out);
-        fputs("\"class\": ", out);
-        json_string(out, class_names[d->cls]);
-        fputs(", \"space\": ", out);
-        json_string(out, d->space);
-        fputs(", \"drive\": ", out);
-        json_string(out, d->drive < 0 ? NULL : drive_name(d->drive));
-        fputs(", \"phase\": ", out);
-        json_string(out, d->phase);
-        fputs(", \"what\": ", out);
-        json_string(out, d->what);
-        fputs(", \"a\": ", out);
-        json_string(out, d->a);
-        fputs(", \"b\": ", out);
-        json_string(out, d->b);
-        fprintf(out, ", \"a_line\": %u, \"b_line\": %u, \"detail\": [",
-                d->a_line, d->b_line);
-        for (k = 0; d->detail && k < d->detail->len; k++) {
-            fputs(k ? ", " : "", out);
-            json_string(out, g_ptr_array_index(d->detail, k));
-        }
-        fputs("]}", out);
-    }
-    fputs("]}\n", out);
 }
 
 /* ---- entry -------------------------------------------------------------------- */
@@ -1256,7 +1060,7 @@ int diff_traces(const char *a, const char *b, const DiffOptions *o,
     g_autoptr(GError) e = NULL;
     g_autofree char *why = NULL;
     DiffTrace *ta = NULL, *tb = NULL;
-    Diff df = { .o = o };
+    DiffResult df = { .o = o };
     int drive, rc = 2;
     unsigned i;
 
@@ -1279,7 +1083,7 @@ int diff_traces(const char *a, const char *b, const DiffOptions *o,
     df.ta = ta;
     df.tb = tb;
     df.pers = atalab_personality_find(ta->personality);
-    df.diffs = g_array_new(false, true, sizeof(Difference));
+    df.diffs = g_array_new(false, true, sizeof(DiffDifference));
     compare_writes(&df);
     for (drive = 0; drive < DIFF_DRIVES; drive++) {
         if (!ta->drive[drive].present && !tb->drive[drive].present) {
@@ -1291,13 +1095,13 @@ int diff_traces(const char *a, const char *b, const DiffOptions *o,
         compare_events(&df, drive, DIFF_VIOLATIONS);
     }
     if (o->format == DIFF_FORMAT_JSON) {
-        print_json(&df, out);
+        diff_print_json(&df, out);
     } else {
-        print_report(&df, out);
+        diff_print_report(&df, out);
     }
     rc = df.diffs->len ? 1 : 0;
     for (i = 0; i < df.diffs->len; i++) {
-        difference_clear(&g_array_index(df.diffs, Difference, i));
+        difference_clear(&g_array_index(df.diffs, DiffDifference, i));
     }
     g_array_free(df.diffs, true);
 out:
