@@ -16,6 +16,7 @@
 #define CHANNELS        2
 #define DRIVES          4
 #define RECORD_MAX      400
+#define CYCLE_MAX       16      /* records of a cycle that can repeat */
 
 /* FNV-1a, 32 bits (FORMAT.md "Data blocks"). */
 #define FNV32_OFFSET    2166136261u
@@ -46,9 +47,37 @@ typedef struct PendingData {
     int64_t last;
 } PendingData;
 
+/*
+ * A record of a cycle (the records of a channel from one data record to the
+ * next), and what the next cycle's record must match to repeat it.
+ */
+typedef struct CycleRecord {
+    char line[RECORD_MAX];      /* as written */
+    char key[RECORD_MAX];       /* without time, lba=, sum= and last= */
+    int64_t t;                  /* virtual clock */
+    int64_t lba, count;         /* an io record's; else -1 */
+    uint32_t sum;               /* the data record's */
+    uint64_t bytes;
+} CycleRecord;
+
+/* Repeated identical cycles of PIO transfer (FORMAT.md "Repeats"). */
+typedef struct PendingCycle {
+    bool open;                  /* records since a data record are held */
+    unsigned held;              /* records of the cycle in progress */
+    unsigned prev_len;          /* of the previous cycle; 0: none */
+    CycleRecord *cur, *prev;    /* point into store */
+    CycleRecord store[2][CYCLE_MAX];
+    unsigned cycles;            /* repeats of prev folded so far */
+    unsigned dev;
+    uint64_t bytes;
+    uint32_t sums;
+    int64_t first, last;
+} PendingCycle;
+
 typedef struct WriterChannel {
     PendingPoll poll;
     PendingData data;
+    PendingCycle cycle;
     bool in_data_access;
     int last_dev;               /* device of the latest command, or -1 */
     int64_t cmd_time;           /* its start, or -1 */
@@ -77,6 +106,8 @@ AtalabTraceWriter *atalab_trace_writer_new(const AtalabHost *out)
     for (i = 0; i < CHANNELS; i++) {
         w->chan[i].last_dev = -1;
         w->chan[i].cmd_time = -1;
+        w->chan[i].cycle.cur = w->chan[i].cycle.store[0];
+        w->chan[i].cycle.prev = w->chan[i].cycle.store[1];
     }
     return w;
 }
@@ -142,16 +173,6 @@ static int64_t shown_time(const AtalabTraceWriter *w, int channel, int64_t t)
     return t - base;
 }
 
-static void emit(AtalabTraceWriter *w, int channel, int64_t t,
-                 const char *text)
-{
-    char record[RECORD_MAX];
-
-    snprintf(record, sizeof(record), "%" PRId64 " %s",
-             shown_time(w, channel, t), text);
-    w->out->trace(w->out->opaque, record);
-}
-
 static unsigned seq_of(const AtalabTraceWriter *w, unsigned channel,
                        unsigned dev)
 {
@@ -211,6 +232,187 @@ static void format_access(const AtalabTraceWriter *w, GString *s,
     }
 }
 
+/* ---- repeated cycles ---------------------------------------------------- */
+
+/* How a record takes part in a cycle (FORMAT.md "Repeats"). */
+typedef enum CycleRole {
+    CYCLE_NONE,                 /* ends any cycle */
+    CYCLE_STEP,                 /* an access, an interrupt, an io record */
+    CYCLE_END,                  /* a whole data block */
+} CycleRole;
+
+/* The value of " key=" in text (the decimal or 0x number), or -1. */
+static int64_t key_value(const char *text, const char *key)
+{
+    const char *p = strstr(text, key);
+
+    return p ? g_ascii_strtoll(p + strlen(key), NULL, 0) : -1;
+}
+
+/*
+ * r->key: the text of line after its time without the fields a repeat
+ * lets vary (the io's lba, the data's sum, a poll's last time); r->lba,
+ * r->count, r->sum, r->bytes: their values.
+ */
+static void cycle_record(CycleRecord *r, int64_t t, const char *line)
+{
+    const char *p = strchr(line, ' ');
+    size_t at = 0;
+
+    g_strlcpy(r->line, line, sizeof(r->line));
+    r->t = t;
+    r->lba = r->count = -1;
+    r->sum = 0;
+    r->bytes = 0;
+    p = p ? p + 1 : line;
+    if (strstr(p, " io d")) {
+        r->lba = key_value(p, " lba=");
+        r->count = key_value(p, " count=");
+    } else if (strstr(p, " data d")) {
+        r->sum = key_value(p, " sum=");
+        r->bytes = key_value(p, " bytes=");
+    }
+    while (*p) {
+        size_t len = strcspn(p + 1, " ") + 1;
+
+        if (strncmp(p, " lba=", 5) && strncmp(p, " sum=", 5) &&
+            strncmp(p, " last=", 6) && at + len < sizeof(r->key)) {
+            memcpy(r->key + at, p, len);
+            at += len;
+        }
+        p += len;
+    }
+    r->key[at] = '\0';
+}
+
+/* Does cycle cur (n records) repeat prev, its io a step further? */
+static bool cycle_repeats(const CycleRecord *prev, const CycleRecord *cur,
+                          unsigned n)
+{
+    unsigned i;
+
+    for (i = 0; i < n; i++) {
+        if (strcmp(prev[i].key, cur[i].key) ||
+            (cur[i].lba >= 0 && cur[i].lba != prev[i].lba + prev[i].count)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void write_line(AtalabTraceWriter *w, const char *line)
+{
+    w->out->trace(w->out->opaque, line);
+}
+
+/* The repeat record of the cycles folded so far, then the held records. */
+static void cycle_write(AtalabTraceWriter *w, unsigned channel)
+{
+    PendingCycle *c = &w->chan[channel].cycle;
+    char line[RECORD_MAX];
+    unsigned i;
+
+    if (c->cycles) {
+        snprintf(line, sizeof(line), "%" PRId64 " %s repeat d%u cycles=%u "
+                 "records=%u bytes=%" PRIu64 " sums=0x%08x last=%" PRId64
+                 " seq=%u", shown_time(w, channel, c->first),
+                 ata_space[channel], c->dev, c->cycles, c->prev_len,
+                 c->bytes, c->sums, shown_time(w, channel, c->last),
+                 seq_of(w, channel, c->dev));
+        write_line(w, line);
+        c->cycles = 0;
+    }
+    for (i = 0; i < c->held; i++) {
+        write_line(w, c->cur[i].line);
+    }
+    c->held = 0;
+}
+
+/* Write what the channel's cycle holds; the next repeat starts afresh. */
+static void cycle_flush(AtalabTraceWriter *w, unsigned channel)
+{
+    PendingCycle *c = &w->chan[channel].cycle;
+
+    cycle_write(w, channel);
+    c->open = false;
+    c->prev_len = 0;
+}
+
+/* A cycle ended with a data record: fold it, or write it. */
+static void cycle_end(AtalabTraceWriter *w, unsigned channel)
+{
+    PendingCycle *c = &w->chan[channel].cycle;
+    unsigned n = c->held;
+    const CycleRecord *data = &c->cur[n - 1];
+    CycleRecord *swap;
+
+    if (c->prev_len == n && cycle_repeats(c->prev, c->cur, n)) {
+        if (!c->cycles) {
+            const char *d = strstr(data->key, " data d");
+
+            c->first = c->cur[0].t;
+            c->bytes = 0;
+            c->sums = 0;
+            c->dev = d && d[7] == '1';
+        }
+        c->cycles++;
+        c->last = data->t;
+        c->bytes += data->bytes;
+        c->sums = c->sums * FNV32_PRIME + data->sum;
+        c->held = 0;
+    } else {
+        cycle_write(w, channel);
+    }
+    swap = c->prev;
+    c->prev = c->cur;
+    c->cur = swap;
+    c->prev_len = n;
+}
+
+/*
+ * Every record of a channel (-1: of the controller) goes out through here,
+ * line being "<shown time> <text>" and t its virtual time.
+ */
+static void put(AtalabTraceWriter *w, int channel, CycleRole role, int64_t t,
+                const char *line)
+{
+    PendingCycle *c;
+    unsigned i;
+
+    if (channel < 0 || w->data_mode == ATALAB_TRACE_DATA_RAW) {
+        for (i = 0; channel < 0 && i < CHANNELS; i++) {
+            cycle_flush(w, i);
+        }
+        write_line(w, line);
+        return;
+    }
+    c = &w->chan[channel].cycle;
+    if (role == CYCLE_NONE || (c->open && c->held == CYCLE_MAX)) {
+        cycle_flush(w, channel);
+    }
+    if (!c->open) {
+        write_line(w, line);
+        /* a cycle starts after a data record */
+        c->open = role == CYCLE_END;
+        return;
+    }
+    cycle_record(&c->cur[c->held++], t, line);
+    if (role == CYCLE_END) {
+        cycle_end(w, channel);
+    }
+}
+
+/* A record of the writer's: its time shown, then put(). */
+static void emit(AtalabTraceWriter *w, int channel, CycleRole role,
+                 int64_t t, const char *text)
+{
+    char record[RECORD_MAX];
+
+    snprintf(record, sizeof(record), "%" PRId64 " %s",
+             shown_time(w, channel, t), text);
+    put(w, channel, role, t, record);
+}
+
 /* ---- folds ------------------------------------------------------------- */
 
 static void flush_poll(AtalabTraceWriter *w, unsigned channel)
@@ -233,7 +435,7 @@ static void flush_poll(AtalabTraceWriter *w, unsigned channel)
         g_string_append_printf(s, " polls=%u last=%" PRId64, p->count,
                                shown_time(w, channel, p->last));
     }
-    emit(w, channel, p->first, s->str);
+    emit(w, channel, CYCLE_STEP, p->first, s->str);
 }
 
 static void flush_data(AtalabTraceWriter *w, unsigned channel, bool whole)
@@ -262,7 +464,8 @@ static void flush_data(AtalabTraceWriter *w, unsigned channel, bool whole)
         g_string_append(s, " partial=1");
     }
     g_string_append_printf(s, " seq=%u", seq_of(w, channel, p->dev));
-    emit(w, channel, p->last, s->str);
+    emit(w, channel, p->off || !whole ? CYCLE_NONE : CYCLE_END, p->last,
+         s->str);
 }
 
 static void flush_channel(AtalabTraceWriter *w, unsigned channel,
@@ -280,6 +483,7 @@ void atalab_trace_writer_flush(AtalabTraceWriter *w)
 
     for (i = 0; i < CHANNELS; i++) {
         flush_channel(w, i, false);
+        cycle_flush(w, i);
     }
 }
 
@@ -347,6 +551,21 @@ static RecordKind classify(const char *const tok[3], const size_t len[3],
     return RECORD_OTHER;
 }
 
+/* Interrupts and the reads and writes of sectors can repeat in cycles. */
+static CycleRole cycle_role(RecordKind kind, const char *const tok[3],
+                            const size_t len[3], unsigned n, const char *text)
+{
+    if (kind == RECORD_OWNED && tok[0][0] == 'i') {
+        return CYCLE_STEP;
+    }
+    if (kind == RECORD_DRIVE && n == 3 && len[1] == 2 &&
+        !strncmp(tok[1], "io", 2) && !strstr(text, " flush") &&
+        !strstr(text, " pre-image")) {
+        return CYCLE_STEP;
+    }
+    return CYCLE_NONE;
+}
+
 void atalab_trace_writer_record(void *opaque, const char *record)
 {
     AtalabTraceWriter *w = opaque;
@@ -398,7 +617,7 @@ void atalab_trace_writer_record(void *opaque, const char *record)
         snprintf(out + at, sizeof(out) - at, " dev=%u seq=%u", dev,
                  seq_of(w, channel, dev));
     }
-    w->out->trace(w->out->opaque, out);
+    put(w, channel, cycle_role(kind, tok, len, n, text), t, out);
 }
 
 /* ---- accesses ---------------------------------------------------------- */
@@ -463,8 +682,8 @@ void atalab_trace_writer_access(AtalabTraceWriter *w,
     }
     s = g_string_new(NULL);
     format_access(w, s, &acc);
-    emit(w, acc.space == ATALAB_SPACE_CFG ? -1 : (int)acc.channel, t,
-         s->str);
+    emit(w, acc.space == ATALAB_SPACE_CFG ? -1 : (int)acc.channel,
+         CYCLE_STEP, t, s->str);
 }
 
 void atalab_trace_writer_data_access(AtalabTraceWriter *w, unsigned channel,

@@ -148,6 +148,41 @@ sed 's/sum=0x811c9dc5/sum=0x811c9dc6/' "$WORK/pio" >"$WORK/pio-sum"
 diff_is 1 'seq 3 READ_SECTORS: 512 PIO bytes (sum 0x' "$WORK/pio" "$WORK/pio-sum"
 diff_is 0 identical --ignore data "$WORK/pio" "$WORK/pio-sum"
 
+# A repeat record (traces/FORMAT.md "Repeats") stands for its cycles: a PIO
+# read of 4 blocks written out against the same with block 2 folded
+# pio_block K IO: block K's cycle (IO: the next block's io, or none)
+pio_block() {
+	local t=$((400 + $1 * 10))
+	echo "$t irq0 1 dev=0 seq=3"
+	echo "$((t + 1)) ata0 r 0x7 1 0x58 reg=Status bits=DRDY|DSC|DRQ dev=0 seq=3"
+	[ "$2" = none ] || echo "$((t + 2)) ata0 io d0 read lba=$2 count=1 seq=3"
+	echo "$((t + 3)) ata0 data d0 in bytes=512 width=4 sum=0x0000000$1 seq=3"
+}
+pio4() {
+	hdr; probe
+	echo "300 ata0 cmd d0 0x20 READ_SECTORS lba=0 count=4 seq=3"
+	echo "301 ata0 io d0 read lba=0 count=1 seq=3"
+	pio_block 0 1; pio_block 1 2
+	if [ "$1" = folded ]; then
+		echo "420 ata0 repeat d0 cycles=1 records=4 bytes=512 sums=$2 last=423 seq=3"
+	else
+		pio_block 2 3
+	fi
+	pio_block 3 none
+	echo "440 ata0 done d0 0x20 status=0x50 seq=3"
+}
+pio4 raw >"$WORK/pio4"
+pio4 folded 0x00000002 >"$WORK/pio4-folded"
+check "a trace with a repeat reads" "$ATALAB" trace check "$WORK/pio4-folded"
+diff_is 0 identical "$WORK/pio4" "$WORK/pio4-folded"
+pio4 folded 0x00000012 >"$WORK/pio4-sums"
+diff_is 1 'seq 3 READ_SECTORS: 2048 PIO bytes (sum 0x' "$WORK/pio4" "$WORK/pio4-sums"
+sed 's/ cycles=1 / cycles=2 /; s/ bytes=512 sums/ bytes=1024 sums/' "$WORK/pio4-folded" >"$WORK/pio4-more"
+diff_is 1 'sectors vs 2560 PIO bytes (sum 0x' "$WORK/pio4" "$WORK/pio4-more"
+diff_is 1 '4 interrupts, 512-byte DRQ blocks vs PIO in, interrupt-driven, 5 interrupts' "$WORK/pio4" "$WORK/pio4-more"
+sed 's/ records=4 / records=3 /' "$WORK/pio4-folded" >"$WORK/pio4-bad"
+diff_is 2 "$WORK/pio4-bad:28: repeat of 3 records does not follow a cycle of as many (the cycle before it has 4)" "$WORK/pio4" "$WORK/pio4-bad"
+
 # Error handling: the same UNC, recovered after one reset in A; after two
 # resets and with prefetch turned off in B
 eh() {

@@ -280,11 +280,102 @@ static void test_poll_value_change(void)
     fake_host_cleanup(&fh);
 }
 
+/* The blocks' sums as a repeat record combines them (FORMAT.md "Repeats"). */
+static uint32_t block_sums(const uint8_t *p, unsigned blocks, size_t len)
+{
+    uint32_t h = 0;
+    unsigned i;
+
+    for (i = 0; i < blocks; i++) {
+        h = h * 16777619u + fnv1a(p + i * len, len);
+    }
+    return h;
+}
+
+/* A PIO read of n blocks, each polled "extra[i]" extra times. */
+static void read_blocks(Rig *r, uint32_t lba, unsigned n, uint8_t *buf,
+                        const unsigned *extra)
+{
+    unsigned i;
+
+    rig_select(r, 0);
+    start_read(r, 0, 0x20, lba, n);
+    for (i = 0; i < n; i++) {
+        poll_drq(r, 0, extra[i]);
+        rig_read_data(r, 0, buf + 512 * i, 512, true);
+    }
+}
+
+static void test_cycles_repeat(void)
+{
+    static const unsigned same[12] = { 0 }, changed[12] = {
+        [7] = 1,
+    };
+    Rig *r = rig_new(0x1);
+    uint8_t buf[512 * 12];
+    g_autoptr(GPtrArray) rep = NULL;
+    g_autoptr(GPtrArray) data = NULL;
+    g_autoptr(GPtrArray) io = NULL;
+    const char *rec;
+    unsigned i, k, n;
+
+    /*
+     * Twelve identical cycles: the first after the cmd is not a cycle, the
+     * second is written, the next nine repeat it, the last (no io for a
+     * next block, the done) ends the repeat.
+     */
+    read_blocks(r, 1000, 12, buf, same);
+    rep = records_with(r, " repeat ");
+    g_assert_cmpuint(rep->len, ==, 1);
+    rec = g_ptr_array_index(rep, 0);
+    g_assert_nonnull(strstr(rec, " ata0 repeat d0 cycles=9 records="));
+    g_assert_cmpint(field(rec, "bytes"), ==, 9 * 512);
+    g_assert_cmphex(field(rec, "sums"), ==, block_sums(buf + 2 * 512, 9, 512));
+    g_assert_cmpint(field(rec, "seq"), ==, 1);
+    g_assert_cmpint(field(rec, "last"), >=, strtoll(rec, NULL, 10));
+    data = records_with(r, " data d0 ");
+    g_assert_cmpuint(data->len, ==, 3);
+    /* the written cycle: its io for the block after it, then its data */
+    io = records_with(r, " io d0 read ");
+    g_assert_cmpuint(io->len, ==, 3);
+    g_assert_cmpint(field(g_ptr_array_index(io, 2), "lba"), ==, 1002);
+    g_assert_cmphex(field(g_ptr_array_index(data, 1), "sum"), ==,
+                    fnv1a(buf + 512, 512));
+    g_assert_cmphex(field(g_ptr_array_index(data, 2), "sum"), ==,
+                    fnv1a(buf + 11 * 512, 512));
+    /* It repeats the records from the data record before it to its data */
+    for (i = 0; record(r, i) != rec; i++) {
+    }
+    n = field(rec, "records");
+    g_assert_cmpuint(n, >=, 3);
+    g_assert_nonnull(strstr(record(r, i - 1), " data d0 "));
+    g_assert_nonnull(strstr(record(r, i - 1 - n), " data d0 "));
+    for (k = i - n; k < i - 1; k++) {
+        g_assert_null(strstr(record(r, k), " data d0 "));
+    }
+    rig_free(r);
+
+    /*
+     * An extra poll in block 7: a cycle that differs ends the repeat
+     * (blocks 2-6), is written, and so is block 8's, which differs from
+     * it; blocks 9 and 10 repeat block 8's.
+     */
+    r = rig_new(0x1);
+    read_blocks(r, 1000, 12, buf, changed);
+    g_ptr_array_unref(g_steal_pointer(&rep));
+    rep = records_with(r, " repeat ");
+    g_assert_cmpuint(rep->len, ==, 2);
+    g_assert_nonnull(strstr(g_ptr_array_index(rep, 0), " cycles=5 "));
+    g_assert_nonnull(strstr(g_ptr_array_index(rep, 1), " cycles=2 "));
+    rig_free(r);
+}
+
 /* ---- folded and raw: the same run, the same events and data ---------- */
 
 static void scenario(Rig *r)
 {
-    uint8_t buf[2048];
+    static const unsigned extra[6] = { 0 };
+    uint8_t buf[2048], many[512 * 6];
     uint16_t w[256];
     unsigned i;
 
@@ -316,6 +407,23 @@ static void scenario(Rig *r)
     poll_drq(r, 1, 2);
     rig_read_data(r, 1, buf, 512, false);
     rig_status(r, 1);
+    /* blocks 2-4 repeat block 1's cycle */
+    read_blocks(r, 500, 6, many, extra);
+}
+
+/* rec with its lba= advanced by add (the io records a repeat repeats) */
+static char *advance_lba(const char *rec, int64_t add)
+{
+    const char *p = strstr(rec, " lba=");
+    const char *end;
+    int64_t lba;
+
+    if (!p) {
+        return g_strdup(rec);
+    }
+    lba = strtoll(p + 5, (char **)&end, 10);
+    return g_strdup_printf("%.*s lba=%" PRId64 "%s", (int)(p - rec), rec,
+                           lba + add, end);
 }
 
 /* Drop the time field and the fold's own keys. */
@@ -384,7 +492,9 @@ static void test_folded_equals_raw(void)
     GString *ev_raw[2] = { g_string_new(NULL), g_string_new(NULL) };
     GByteArray *bytes[2][2];
     size_t used[2][2] = { { 0 } };
-    unsigned i, k, blocks = 0, polls = 0;
+    unsigned i, k, blocks = 0, polls = 0, repeats = 0;
+    GPtrArray *cycle[2] = { g_ptr_array_new(), g_ptr_array_new() };
+    GPtrArray *cycle_prev[2] = { g_ptr_array_new(), g_ptr_array_new() };
 
     atalab_ctrl_set_trace_data(raw->c, ATALAB_TRACE_DATA_RAW);
     scenario(fold);
@@ -416,12 +526,59 @@ static void test_folded_equals_raw(void)
         g_assert_null(strstr(rec, " polls="));
         add_event(ev_raw, rec);
     }
-    /* The folded one: polls expanded, data checked against the raw bytes */
+    /*
+     * The folded one: polls expanded, repeats expanded, data checked
+     * against the raw bytes
+     */
     for (i = 0; i < fold->fh.trace->len; i++) {
         const char *rec = record(fold, i);
         int64_t n = field(rec, "polls");
+        int rch = record_channel(rec);
 
         g_assert_false(is_data_access(rec) || is_data_write(rec));
+        if (strstr(rec, " repeat d")) {
+            GPtrArray *prev = cycle_prev[rch];
+            const char *data = g_ptr_array_index(prev, prev->len - 1);
+            bool out = strstr(data, " out ") != NULL;
+            size_t len = field(data, "bytes");
+            GByteArray *b = bytes[rch][out];
+            uint32_t sums = 0;
+            int64_t c;
+
+            g_assert_cmpint(field(rec, "records"), ==, prev->len);
+            g_assert_cmpint(field(rec, "bytes"), ==,
+                            field(rec, "cycles") * len);
+            for (c = 1; c <= field(rec, "cycles"); c++) {
+                for (k = 0; k + 1 < prev->len; k++) {
+                    const char *p = g_ptr_array_index(prev, k);
+                    g_autofree char *adv =
+                        advance_lba(p, c * MAX(field(p, "count"), 0));
+                    int64_t np = field(p, "polls");
+                    unsigned j;
+
+                    for (j = 0; j < (np > 0 ? np : 1); j++) {
+                        add_event(ev_fold, adv);
+                    }
+                }
+                g_assert_cmpuint(used[rch][out] + len, <=, b->len);
+                sums = sums * 16777619u + fnv1a(b->data + used[rch][out], len);
+                used[rch][out] += len;
+                blocks++;
+            }
+            g_assert_cmphex(field(rec, "sums"), ==, sums);
+            repeats++;
+            continue;
+        }
+        if (rch >= 0) {
+            g_ptr_array_add(cycle[rch], (gpointer)rec);
+        }
+        if (strstr(rec, " data d") && !strstr(rec, " partial=1")) {
+            GPtrArray *swap = cycle_prev[rch];
+
+            cycle_prev[rch] = cycle[rch];
+            cycle[rch] = swap;
+            g_ptr_array_set_size(cycle[rch], 0);
+        }
         if (strstr(rec, " data d")) {
             unsigned ch = strstr(rec, " ata1 ") != NULL;
             bool out = strstr(rec, " out ") != NULL;
@@ -446,8 +603,9 @@ static void test_folded_equals_raw(void)
             g_byte_array_unref(bytes[i][k]);
         }
     }
-    /* identify x2, read 2 blocks (one split), write 2, read on ata1 */
-    g_assert_cmpuint(blocks, ==, 8);
+    /* identify x2, read 2 blocks (one split), write 2, read on ata1, 6 */
+    g_assert_cmpuint(blocks, ==, 14);
+    g_assert_cmpuint(repeats, ==, 1);
     g_assert_cmpuint(polls, >=, 4);
     g_assert_cmpuint(fold->fh.trace->len * 4, <, raw->fh.trace->len);
     for (i = 0; i < 2; i++) {
@@ -455,6 +613,8 @@ static void test_folded_equals_raw(void)
         g_assert_nonnull(strstr(ev_raw[i]->str, " cmd d0 0x20 READ_SECTORS"));
         g_string_free(ev_fold[i], TRUE);
         g_string_free(ev_raw[i], TRUE);
+        g_ptr_array_unref(cycle[i]);
+        g_ptr_array_unref(cycle_prev[i]);
     }
     rig_free(fold);
     rig_free(raw);
@@ -586,6 +746,7 @@ int main(int argc, char **argv)
     g_test_add_func("/trace/pio-write-folds", test_pio_write_folds);
     g_test_add_func("/trace/polls-fold", test_polls_fold);
     g_test_add_func("/trace/poll-value-change", test_poll_value_change);
+    g_test_add_func("/trace/cycles-repeat", test_cycles_repeat);
     g_test_add_func("/trace/folded-equals-raw", test_folded_equals_raw);
     g_test_add_func("/trace/sequence-numbers", test_sequence_numbers);
     g_test_add_func("/trace/register-decodes", test_register_decodes);

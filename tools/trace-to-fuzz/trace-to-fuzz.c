@@ -10,7 +10,8 @@
  * backend request ("io" record) is
  * completed, successfully, right after it is issued; PRD tables are
  * rebuilt from the "bm prd" records, and guest addresses are folded into
- * the fuzz host's RAM.  Output stops before max-len bytes.
+ * the fuzz host's RAM.  A repeat record repeats the operations of the
+ * channel's cycle before it.  Output stops before max-len bytes.
  *
  * usage: trace-to-fuzz TRACE OUT [--model N] [--drives MASK] [--max-len N]
  *                      [--from TEXT]
@@ -36,6 +37,12 @@ typedef struct Out {
     size_t max;
     bool full;
 } Out;
+
+/* A channel's operations since its latest data record, and before it. */
+typedef struct Cycle {
+    GByteArray *ops, *prev;
+    unsigned records, prev_records;
+} Cycle;
 
 static void emit(Out *o, const uint8_t *b, size_t n)
 {
@@ -157,10 +164,50 @@ static void convert(Out *o, const AtalabTraceRecord *rec)
     }
 }
 
+/*
+ * Convert rec, keeping its channel's cycle; a repeat record emits the
+ * operations of the cycle before it again, "cycles" times.
+ */
+static void convert_cycle(Out *o, Cycle cyc[2], const AtalabTraceRecord *rec)
+{
+    Cycle *c = rec->channel == 0 || rec->channel == 1 ?
+               &cyc[rec->channel] : NULL;
+    guint at = o->bytes->len;
+    uint64_t n = 0, records = 0, i;
+    GByteArray *swap;
+
+    if (c && rec->kind == ATALAB_REC_ATA_REPEAT) {
+        atalab_trace_get_u64(rec, "cycles", &n);
+        atalab_trace_get_u64(rec, "records", &records);
+        for (i = 0; records == c->prev_records && i < n && !o->full; i++) {
+            emit(o, c->prev->data, c->prev->len);
+        }
+        g_byte_array_set_size(c->ops, 0);
+        c->records = 0;
+        return;
+    }
+    convert(o, rec);
+    if (!c) {
+        return;
+    }
+    g_byte_array_append(c->ops, o->bytes->data + at, o->bytes->len - at);
+    c->records++;
+    if (rec->kind == ATALAB_REC_ATA_DATA &&
+        !atalab_trace_get(rec, "partial")) {
+        swap = c->prev;
+        c->prev = c->ops;
+        c->ops = swap;
+        c->prev_records = c->records;
+        g_byte_array_set_size(c->ops, 0);
+        c->records = 0;
+    }
+}
+
 int main(int argc, char **argv)
 {
     Out o = { g_byte_array_new(), 4096, false };
-    unsigned model = 0, drives = 1, i;
+    Cycle cyc[2];
+    unsigned model = 0, drives = 1, i, k;
     const char *from = NULL;
     GError *err = NULL;
     AtalabTraceFile *f;
@@ -200,12 +247,19 @@ int main(int argc, char **argv)
     head[1] = model;
     emit(&o, head, 2);
     started = !from;
+    for (k = 0; k < 2; k++) {
+        cyc[k] = (Cycle) { g_byte_array_new(), g_byte_array_new(), 0, 0 };
+    }
     for (i = 0; !o.full && (r = atalab_trace_next(f, &rec, &err)) > 0; i++) {
         /* from the first record containing TEXT */
         started = started || strstr(rec.text, from);
         if (started) {
-            convert(&o, &rec);
+            convert_cycle(&o, cyc, &rec);
         }
+    }
+    for (k = 0; k < 2; k++) {
+        g_byte_array_free(cyc[k].ops, TRUE);
+        g_byte_array_free(cyc[k].prev, TRUE);
     }
     atalab_trace_record_clear(&rec);
     atalab_trace_close(f);

@@ -20,6 +20,7 @@
  */
 #include "diff-model.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -57,6 +58,17 @@ uint64_t diff_hash(uint64_t h, const char *s)
 
 /* ---- loading state ----------------------------------------------------- */
 
+/*
+ * What a channel's records since its latest data record added to their
+ * command, so that a repeat record (FORMAT.md "Repeats") adds it again.
+ */
+typedef struct CycleTally {
+    unsigned records;
+    unsigned irqs;
+    unsigned polls;
+    uint64_t sectors;
+} CycleTally;
+
 typedef struct Loader {
     DiffTrace *t;
     const AtalabPersonality *pers;
@@ -67,6 +79,9 @@ typedef struct Loader {
     int last_any;               /* drive of the latest command */
     uint8_t chan_bits[2][256];  /* each channel's configuration bits */
     bool fault_since[DIFF_DRIVES];      /* a firing since its last good I/O */
+    /* per channel: the cycle in progress and the one a repeat repeats */
+    CycleTally cycle[2], prev_cycle[2];
+    GError *error;
 } Loader;
 
 /* The drive's command numbered seq (numbers rise; a trace cut by hand
@@ -360,16 +375,18 @@ static DiffCmd *owner(Loader *ld, unsigned ch, int unit,
     return drive_cmd(&ld->t->drive[ch * 2 + unit], seq);
 }
 
-static uint32_t fnv32_word(uint32_t h, const char *hex)
+/* The FNV prime to the power n, modulo 2^32 (a repeat's blocks). */
+static uint32_t prime_pow(uint64_t n)
 {
-    unsigned long v = strtoul(hex, NULL, 16);
-    unsigned i;
+    uint32_t r = 1, b = 16777619u;
 
-    for (i = 0; i < 4; i++) {
-        h ^= (v >> (8 * i)) & 0xff;
-        h *= 16777619u;
+    for (; n; n >>= 1) {
+        if (n & 1) {
+            r *= b;
+        }
+        b *= b;
     }
-    return h;
+    return r;
 }
 
 /*
@@ -545,6 +562,7 @@ static void on_access(Loader *ld, const AtalabTraceRecord *rec,
 
         atalab_trace_get_u64(rec, "polls", &polls);
         c->polls += polls;
+        ld->cycle[ch].polls += polls;
     } else if (!strcmp(reg, "Data") && c) {
         /* raw trace: every data port access */
         c->pio_bytes += rec->size;
@@ -559,6 +577,39 @@ static void on_access(Loader *ld, const AtalabTraceRecord *rec,
         g_string_append_printf(tf, "%s%s=0x%0*x", tf->len ? " " : "", reg,
                                (int)rec->size * 2, rec->value);
     }
+}
+
+/*
+ * "ataN repeat": the channel's latest cycle, the records from the data
+ * record before it to the data record that ends it, N times more.
+ */
+static void on_repeat(Loader *ld, int ch, const AtalabTraceRecord *rec,
+                      unsigned line)
+{
+    const CycleTally *prev = &ld->prev_cycle[ch];
+    uint64_t cycles = 0, records = 0, bytes = 0, sums = 0;
+    DiffCmd *c = owner(ld, ch, rec->unit, rec);
+
+    atalab_trace_get_u64(rec, "cycles", &cycles);
+    atalab_trace_get_u64(rec, "records", &records);
+    atalab_trace_get_u64(rec, "bytes", &bytes);
+    atalab_trace_get_u64(rec, "sums", &sums);
+    if (records != prev->records || ld->cycle[ch].records != 1) {
+        g_set_error(&ld->error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                    "%s:%u: repeat of %" PRIu64 " records does not follow "
+                    "a cycle of as many (the cycle before it has %u)",
+                    ld->t->path, line, records, prev->records);
+        return;
+    }
+    ld->cycle[ch].records = 0;
+    if (!c) {
+        return;
+    }
+    c->irqs += cycles * prev->irqs;
+    c->polls += cycles * prev->polls;
+    c->io_sectors += cycles * prev->sectors;
+    c->pio_bytes += bytes;
+    c->pio_sum = c->pio_sum * prime_pow(cycles) + (uint32_t)sums;
 }
 
 static void on_record(Loader *ld, const AtalabTraceRecord *rec,
@@ -584,6 +635,7 @@ static void on_record(Loader *ld, const AtalabTraceRecord *rec,
         c = owner(ld, ch, atalab_trace_device(rec), rec);
         if (c && !strcmp(atalab_trace_word(rec, 0), "1")) {
             c->irqs++;
+            ld->cycle[ch].irqs++;
         }
         return;
     case ATALAB_REC_ATA_CMD:
@@ -608,12 +660,19 @@ static void on_record(Loader *ld, const AtalabTraceRecord *rec,
 
             atalab_trace_get_u64(rec, "bytes", &bytes);
             c->pio_bytes += bytes;
-            c->pio_sum = fnv32_word(c->pio_sum ? c->pio_sum : 2166136261u,
-                                    atalab_trace_get(rec, "sum"));
+            c->pio_sum = c->pio_sum * 16777619u +
+                         strtoul(atalab_trace_get(rec, "sum"), NULL, 16);
             c->max_block = MAX(c->max_block, bytes);
             c->xfer = DIFF_XFER_PIO;
             c->dir_out = !strcmp(atalab_trace_word(rec, 0), "out");
         }
+        if (!atalab_trace_get(rec, "partial")) {
+            ld->prev_cycle[ch] = ld->cycle[ch];
+            ld->cycle[ch] = (CycleTally) { 0 };
+        }
+        return;
+    case ATALAB_REC_ATA_REPEAT:
+        on_repeat(ld, ch, rec, line);
         return;
     case ATALAB_REC_ATA_IO:
         c = owner(ld, ch, rec->unit, rec);
@@ -623,6 +682,7 @@ static void on_record(Loader *ld, const AtalabTraceRecord *rec,
 
             atalab_trace_get_u64(rec, "count", &count);
             c->io_sectors += count;
+            ld->cycle[ch].sectors += count;
         }
         return;
     case ATALAB_REC_BM_START:
@@ -712,7 +772,15 @@ DiffTrace *diff_trace_load(const char *path, GError **err)
     ld.taskfile[1] = g_string_new(NULL);
     while ((r = atalab_trace_next(f, &rec, &local)) > 0) {
         t->records++;
+        if (rec.channel == 0 || rec.channel == 1) {
+            ld.cycle[rec.channel].records++;
+        }
         on_record(&ld, &rec, atalab_trace_line(f));
+        if (ld.error) {
+            g_propagate_error(&local, g_steal_pointer(&ld.error));
+            r = -1;
+            break;
+        }
     }
     atalab_trace_record_clear(&rec);
     for (i = 0; i < DIFF_DRIVES; i++) {

@@ -74,7 +74,7 @@ typedef struct DiffCmd {
     unsigned irqs;              /* interrupt assertions during it */
     unsigned max_block;         /* largest PIO DRQ block, bytes */
     uint64_t pio_bytes;         /* bytes through the data port */
-    uint32_t pio_sum;           /* FNV-1a over its blocks' sums */
+    uint32_t pio_sum;           /* its blocks' sums, h = h * 16777619 + sum */
     uint64_t io_sectors;        /* sectors of its backend requests */
     unsigned polls;             /* Status/AltStatus reads while it ran */
     unsigned faults;            /* fault firings in it */
