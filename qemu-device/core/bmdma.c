@@ -99,8 +99,13 @@ static AtalabDmaStatus load_prd(AtalabBmdma *bm, size_t left, bool report)
     if ((cur->next & 0xFFFF) == 0) {
         cur->table_end = true;
     }
-    atalab_trace(h, "bm prd ch%u at=0x%08x addr=0x%08x len=%u eot=%d",
-                 bm->index, addr, cur->addr, cur->len, cur->eot);
+    if (bm->writer) {
+        atalab_trace_writer_prd(bm->writer, bm->index, addr, cur->addr,
+                                cur->len, cur->eot);
+    } else {
+        atalab_trace(h, "bm prd ch%u at=0x%08x addr=0x%08x len=%u eot=%d",
+                     bm->index, addr, cur->addr, cur->len, cur->eot);
+    }
     return ATALAB_DMA_OK;
 }
 

@@ -14,6 +14,7 @@
 
 #include "atalab-host.h"
 #include "dma-port.h"
+#include "trace-writer.h"
 
 /* Where the engine is in its PRD table. */
 typedef struct AtalabPrdCursor {
@@ -37,6 +38,8 @@ typedef struct AtalabBmdma {
     AtalabPrdCursor cur;
     uint32_t run;               /* bumped at every start and stop */
     bool irq_level;             /* last level of the interrupt line seen */
+    /* The trace writer, told of each descriptor loaded; NULL: as text */
+    AtalabTraceWriter *writer;
 } AtalabBmdma;
 
 void atalab_bm_init(AtalabBmdma *bm, unsigned index, const AtalabHost *host,

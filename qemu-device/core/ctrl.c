@@ -138,6 +138,7 @@ AtalabCtrl *atalab_ctrl_new(const AtalabPersonality *personality,
         }
         ch->ctrl = c;
         atalab_bm_init(&ch->bm, i, host, &client);
+        ch->bm.writer = c->writer;
         atalab_ata_bus_init(&ch->bus, i, host, &c->ata_hooks, &ch->bm.port,
                             c->faults, cfg, has_sata(c));
         ch->bus.cable80 = personality->default_cable80;

@@ -116,7 +116,8 @@ typedef enum AtalabTraceUnit {
     X(BM_STOP, "bm", "stop", ATALAB_UNIT_CH, "", \
       "status:hex " ATALAB_TRACE_OWNER) \
     X(BM_PRD, "bm", "prd", ATALAB_UNIT_CH, "", \
-      "at:hex addr:hex len:dec eot:bool " ATALAB_TRACE_OWNER) \
+      "at:hex addr:hex len:dec eot:bool " ATALAB_TRACE_OWNER \
+      " prds:dec? step:int? last:int?") \
     X(BM_PRD_WRAP, "bm", "prd-wrap", ATALAB_UNIT_CH, "", \
       "addr:hex len:dec " ATALAB_TRACE_OWNER) \
     X(BM_PRD_NO_EOT, "bm", "prd-no-eot", ATALAB_UNIT_CH, "", \

@@ -74,9 +74,20 @@ typedef struct PendingCycle {
     int64_t first, last;
 } PendingCycle;
 
+/* Descriptors at consecutive table entries, regions len bytes step apart. */
+typedef struct PendingPrd {
+    bool active;
+    uint32_t at, addr, len;     /* the first */
+    uint32_t step;              /* region address difference, mod 2^32 */
+    unsigned count;
+    bool eot;                   /* the last one's */
+    int64_t first, last;
+} PendingPrd;
+
 typedef struct WriterChannel {
     PendingPoll poll;
     PendingData data;
+    PendingPrd prd;
     PendingCycle cycle;
     bool in_data_access;
     int last_dev;               /* device of the latest command, or -1 */
@@ -468,10 +479,32 @@ static void flush_data(AtalabTraceWriter *w, unsigned channel, bool whole)
          s->str);
 }
 
+static void flush_prd(AtalabTraceWriter *w, unsigned channel)
+{
+    PendingPrd *p = &w->chan[channel].prd;
+    g_autoptr(GString) s = NULL;
+
+    if (!p->active) {
+        return;
+    }
+    p->active = false;
+    s = g_string_new(NULL);
+    g_string_append_printf(s, "bm prd ch%u at=0x%08x addr=0x%08x len=%u "
+                           "eot=%d", channel, p->at, p->addr, p->len, p->eot);
+    append_owner(w, s, channel, -1);
+    if (p->count > 1) {
+        g_string_append_printf(s, " prds=%u step=%" PRId32 " last=%" PRId64,
+                               p->count, (int32_t)p->step,
+                               shown_time(w, channel, p->last));
+    }
+    emit(w, channel, CYCLE_NONE, p->first, s->str);
+}
+
 static void flush_channel(AtalabTraceWriter *w, unsigned channel,
                           bool keep_data)
 {
     flush_poll(w, channel);
+    flush_prd(w, channel);
     if (!keep_data) {
         flush_data(w, channel, false);
     }
@@ -684,6 +717,45 @@ void atalab_trace_writer_access(AtalabTraceWriter *w,
     format_access(w, s, &acc);
     emit(w, acc.space == ATALAB_SPACE_CFG ? -1 : (int)acc.channel,
          CYCLE_STEP, t, s->str);
+}
+
+/* Does the descriptor continue the pending run of p? */
+static bool prd_continues(const PendingPrd *p, uint32_t at, uint32_t addr,
+                          uint32_t len)
+{
+    return p->active && !p->eot && len == p->len &&
+           at == p->at + 8 * p->count &&
+           (p->count == 1 || addr == p->addr + p->step * p->count);
+}
+
+void atalab_trace_writer_prd(AtalabTraceWriter *w, unsigned channel,
+                             uint32_t at, uint32_t addr, uint32_t len,
+                             bool eot)
+{
+    PendingPrd *p;
+    int64_t t = now(w);
+
+    channel &= 1;
+    p = &w->chan[channel].prd;
+    note_time(w, t);
+    if (w->data_mode == ATALAB_TRACE_DATA_BLOCK &&
+        prd_continues(p, at, addr, len)) {
+        if (p->count == 1) {
+            p->step = addr - p->addr;
+        }
+        p->count++;
+        p->eot = eot;
+        p->last = t;
+        return;
+    }
+    flush_channel(w, channel, false);
+    *p = (PendingPrd) {
+        .active = true, .at = at, .addr = addr, .len = len, .count = 1,
+        .eot = eot, .first = t, .last = t,
+    };
+    if (w->data_mode == ATALAB_TRACE_DATA_RAW) {
+        flush_prd(w, channel);
+    }
 }
 
 void atalab_trace_writer_data_access(AtalabTraceWriter *w, unsigned channel,

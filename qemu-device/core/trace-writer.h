@@ -5,17 +5,19 @@
  * controller hands it every register access with what it knows of it (the
  * channel, the selected device, the register's name and decoded bits); every
  * other record reaches it as text through the inner host's trace callback.
- * It folds the PIO data accesses of one DRQ block into one "data" record and
+ * It folds the PIO data accesses of one DRQ block into one "data" record,
  * repeated identical Status/Alternate Status reads into one record with a
- * count, numbers each drive's commands and marks every record of a command
- * with its number, and writes times absolute or relative to the channel's
- * command start.
+ * count, a regular run of PRDs into one "bm prd" record, and repeated
+ * cycles of PIO transfer into a "repeat" record; it numbers each drive's
+ * commands and marks every record of a command with its number, and
+ * writes times absolute or relative to the channel's command start.
  *
- * Each channel has at most one pending fold (a data block or a poll run).
- * It is written before any other record of its channel, before any record
- * of the whole controller (cfg), on atalab_trace_writer_flush() and when the
- * writer is freed, so a flushed trace is complete and every channel's
- * records are in order.
+ * Each channel has at most one pending fold (a data block, a poll run or a
+ * PRD run) and a cycle in progress.  They are written before any record of
+ * the channel they cannot take in, before any record of the whole
+ * controller (cfg), on atalab_trace_writer_flush() and when the writer is
+ * freed, so a flushed trace is complete and every channel's records are in
+ * order.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -94,6 +96,14 @@ void atalab_trace_writer_access(AtalabTraceWriter *w,
 void atalab_trace_writer_data(AtalabTraceWriter *w, unsigned channel,
                               unsigned dev, bool write, unsigned size,
                               uint32_t value, size_t pos, size_t end);
+
+/*
+ * The bus-master engine of the channel loaded the descriptor at "at":
+ * region addr, len bytes, EOT or not.
+ */
+void atalab_trace_writer_prd(AtalabTraceWriter *w, unsigned channel,
+                             uint32_t at, uint32_t addr, uint32_t len,
+                             bool eot);
 
 /*
  * Around a data port access (begin before the core runs it, end after):

@@ -370,6 +370,86 @@ static void test_cycles_repeat(void)
     rig_free(r);
 }
 
+/* ---- PRD runs ------------------------------------------------------------ */
+
+/*
+ * A DMA read through a table of six descriptors: four 4 KiB regions at
+ * descending addresses, then two of 2 KiB.
+ */
+static void prd_scenario(Rig *r)
+{
+    static const uint32_t table = 0x1000, buf = 0x100000;
+    unsigned i;
+
+    for (i = 0; i < 4; i++) {
+        rig_prd(r, table, i, buf + (3 - i) * 0x1000, 4096, false);
+    }
+    rig_prd(r, table, 4, buf + 0x8000, 2048, false);
+    rig_prd(r, table, 5, buf + 0x9000, 2048, true);
+    rig_select(r, 0);
+    rig_bm_setup(r, 0, table, true);
+    rig_lba28(r, 0, 64, 40);
+    rig_command(r, 0, 0xC8);
+    rig_bm_start(r, 0, true);
+    fake_host_complete_all(&r->fh);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_READY);
+    rig_bm_stop(r, 0);
+}
+
+/* The descriptor records a folded "bm prd" record stands for, as raw. */
+static void expand_prd(GString *out, const char *rec)
+{
+    uint32_t at = field(rec, "at"), addr = field(rec, "addr");
+    int64_t n = MAX(field(rec, "prds"), 1), step = field(rec, "step");
+    int64_t i, eot = field(rec, "eot");
+
+    for (i = 0; i < n; i++) {
+        g_string_append_printf(out, "bm prd ch0 at=0x%08x addr=0x%08x len=%"
+                               PRId64 " eot=%d dev=0 seq=%" PRId64 "\n",
+                               at + 8 * (uint32_t)i,
+                               addr + (uint32_t)(step * i),
+                               field(rec, "len"), i == n - 1 && eot == 1,
+                               field(rec, "seq"));
+    }
+}
+
+static void test_prd_runs_fold(void)
+{
+    Rig *fold = rig_new(0x1);
+    Rig *raw = rig_new(0x1);
+    g_autoptr(GPtrArray) runs = NULL;
+    g_autoptr(GPtrArray) each = NULL;
+    g_autoptr(GString) expanded = g_string_new(NULL);
+    g_autoptr(GString) all = g_string_new(NULL);
+    unsigned i;
+
+    atalab_ctrl_set_trace_data(raw->c, ATALAB_TRACE_DATA_RAW);
+    prd_scenario(fold);
+    prd_scenario(raw);
+    runs = records_with(fold, " bm prd ");
+    g_assert_cmpuint(runs->len, ==, 2);
+    g_assert_nonnull(strstr(g_ptr_array_index(runs, 0),
+                            " bm prd ch0 at=0x00001000 addr=0x00103000 "
+                            "len=4096 eot=0 dev=0 seq=1 prds=4 step=-4096 "
+                            "last="));
+    g_assert_nonnull(strstr(g_ptr_array_index(runs, 1),
+                            " bm prd ch0 at=0x00001020 addr=0x00108000 "
+                            "len=2048 eot=1 dev=0 seq=1 prds=2 step=4096 "
+                            "last="));
+    each = records_with(raw, " bm prd ");
+    g_assert_cmpuint(each->len, ==, 6);
+    for (i = 0; i < runs->len; i++) {
+        expand_prd(expanded, g_ptr_array_index(runs, i));
+    }
+    for (i = 0; i < each->len; i++) {
+        g_string_append_printf(all, "%s\n",
+                               strchr(g_ptr_array_index(each, i), ' ') + 1);
+    }
+    g_assert_cmpstr(expanded->str, ==, all->str);
+    rig_free(fold);
+    rig_free(raw);
+}
+
 /* ---- folded and raw: the same run, the same events and data ---------- */
 
 static void scenario(Rig *r)
@@ -747,6 +827,7 @@ int main(int argc, char **argv)
     g_test_add_func("/trace/polls-fold", test_polls_fold);
     g_test_add_func("/trace/poll-value-change", test_poll_value_change);
     g_test_add_func("/trace/cycles-repeat", test_cycles_repeat);
+    g_test_add_func("/trace/prd-runs-fold", test_prd_runs_fold);
     g_test_add_func("/trace/folded-equals-raw", test_folded_equals_raw);
     g_test_add_func("/trace/sequence-numbers", test_sequence_numbers);
     g_test_add_func("/trace/register-decodes", test_register_decodes);

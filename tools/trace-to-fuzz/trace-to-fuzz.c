@@ -31,6 +31,7 @@
 
 #define RAM_MASK        (FUZZ_RAM_SIZE - 1)
 #define MAX_POLLS       8       /* reads a folded poll becomes */
+#define MAX_PRDS        8192    /* descriptors of a 64 KiB table */
 
 typedef struct Out {
     GByteArray *bytes;
@@ -147,14 +148,23 @@ static void convert(Out *o, const AtalabTraceRecord *rec)
         }
         break;
     }
-    case ATALAB_REC_BM_PRD:
+    case ATALAB_REC_BM_PRD: {
+        /* A run of descriptors: each region step bytes after the last */
+        int64_t step = 0;
+
         if (atalab_trace_get_u64(rec, "at", &at) &&
             atalab_trace_get_u64(rec, "addr", &addr) &&
             atalab_trace_get_u64(rec, "len", &len) &&
             atalab_trace_get_u64(rec, "eot", &eot)) {
-            prd_op(o, at, addr, len, eot);
+            atalab_trace_get_u64(rec, "prds", &n);
+            atalab_trace_get_i64(rec, "step", &step);
+            for (i = 0; i < MIN(n, MAX_PRDS) && !o->full; i++) {
+                prd_op(o, at + 8 * i, addr + step * i, len,
+                       eot && i == n - 1);
+            }
         }
         break;
+    }
     case ATALAB_REC_ATA_IO:
         b = FUZZ_COMPLETE_ALL;
         emit(o, &b, 1);

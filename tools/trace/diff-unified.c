@@ -3,8 +3,8 @@
  *
  * Each record becomes one normalized line: without its time when time is
  * ignored, without polls=/last= when polls are, with guest addresses
- * (prdt=, at=, addr=, the BMIDTPX value) replaced by '*' when addresses
- * are.  The lines of the two traces are aligned (diff-align.c) and the
+ * (prdt=, at=, addr=, a PRD run's step=, the BMIDTPX value) replaced by
+ * '*' when addresses are.  The lines of the two traces are aligned (diff-align.c) and the
  * differences printed as unified-diff hunks whose line numbers are those
  * of the trace files.
  *
@@ -69,7 +69,7 @@ static char *normalize(const DiffOptions *o, const AtalabTraceRecord *rec)
         }
         if (o->ignore[DIFF_ADDRESSES] &&
             (g_str_has_prefix(w, "prdt=") || g_str_has_prefix(w, "at=") ||
-             g_str_has_prefix(w, "addr="))) {
+             g_str_has_prefix(w, "addr=") || g_str_has_prefix(w, "step="))) {
             g_string_append_len(s, w, strcspn(w, "=") + 1);
             g_string_append_c(s, '*');
         } else if (o->ignore[DIFF_ADDRESSES] && p - f == 4 &&

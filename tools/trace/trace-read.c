@@ -489,6 +489,18 @@ bool atalab_trace_get_u64(const AtalabTraceRecord *rec, const char *key,
     return true;
 }
 
+bool atalab_trace_get_i64(const AtalabTraceRecord *rec, const char *key,
+                          int64_t *v)
+{
+    const char *s = atalab_trace_get(rec, key);
+
+    if (!s || !is_dec(s + (s[0] == '-'))) {
+        return false;
+    }
+    *v = g_ascii_strtoll(s, NULL, 10);
+    return true;
+}
+
 const char *atalab_trace_word(const AtalabTraceRecord *rec, unsigned i)
 {
     unsigned k;

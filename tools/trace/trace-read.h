@@ -72,6 +72,9 @@ const char *atalab_trace_get(const AtalabTraceRecord *rec, const char *key);
 /* key= as a number (dec, or 0x hex); false when absent or not a number. */
 bool atalab_trace_get_u64(const AtalabTraceRecord *rec, const char *key,
                           uint64_t *v);
+/* key= as a signed decimal number; false when absent or not one. */
+bool atalab_trace_get_i64(const AtalabTraceRecord *rec, const char *key,
+                          int64_t *v);
 /* The i-th word after the head, or NULL. */
 const char *atalab_trace_word(const AtalabTraceRecord *rec, unsigned i);
 /* The device the record concerns: dU, or dev=; -1 when none. */
