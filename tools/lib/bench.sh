@@ -4,6 +4,9 @@
 # against none: same QEMU build, same guest, same run.
 
 ATALAB_BENCH_RULES=10000
+# Reads of the written SIZE per run: a 256 MiB read takes about 0.13 s of
+# the guest's time, which a single sample per run measures too roughly.
+ATALAB_BENCH_READS=3
 
 cmd_bench() {
 	local size=256M runs=3 trace=0 diff=0
@@ -17,12 +20,13 @@ cmd_bench() {
 			cat <<USAGE
 usage: atalab bench [--size SIZE] [--runs N] [--trace]
        atalab bench --diff
-Sequential O_DIRECT write then read of SIZE (default 256M) in the guest, 1 MiB
-requests, N times each (default 3), alternating between three machines:
+Sequential O_DIRECT write then $ATALAB_BENCH_READS reads of SIZE (default 256M) in the guest, 1 MiB
+requests, N runs (default 3), alternating between three machines:
 atalab-ide, QEMU's stock piix4-ide, and atalab-ide with $ATALAB_BENCH_RULES fault rules
 that never match (on the same drive and command classes, on sectors past
 the ones the workload touches: what the rule index must make cheap).
-Prints each figure, the medians, atalab-ide against piix4-ide and the
+Prints each figure, the medians (of the writes of all runs, of the reads
+of all runs), atalab-ide against piix4-ide and the
 rules' cost against atalab-ide without rules; fails when a run's output
 has no readable figure.
 --trace adds a fourth machine, atalab-ide writing its register trace
@@ -70,7 +74,7 @@ USAGE
 			esac
 			out=$("$ATALAB_ROOT/tools/atalab" run --quiet "${machine[@]}" \
 				--log "$work/console.log" --disk "$work/disk.img" --timeout 900 -- sh -c \
-				"ata-pattern write /dev/sda --size $size --direct && ata-pattern read /dev/sda --size $size --direct") ||
+				"ata-pattern write /dev/sda --size $size --direct && for i in \$(seq $ATALAB_BENCH_READS); do ata-pattern read /dev/sda --size $size --direct || exit 1; done") ||
 				die "bench run on $ctl failed (console: $work/console.log)"
 			fig=$(bench_figure write "$out" "$ctl") || exit 1
 			write[$ctl]+="$fig "
@@ -159,12 +163,13 @@ bench_rules() {
 	}'
 }
 
-# bench_figure write|read OUTPUT WHERE: the MB/s figure of ata-pattern's
-# line, refusing output it cannot read a number from.
+# bench_figure write|read OUTPUT WHERE: the MB/s figures of ata-pattern's
+# lines, space-separated, refusing output it cannot read a number from.
 bench_figure() {
 	local v
-	v=$(printf '%s\n' "$2" | sed -n "s/^$1 .*(\([0-9][0-9.]*\) MB\/s).*/\1/p" | head -n1)
-	[[ "$v" =~ ^[0-9]+(\.[0-9]+)?$ ]] ||
+	v=$(printf '%s\n' "$2" | sed -n "s/^$1 .*(\([0-9][0-9.]*\) MB\/s).*/\1/p" | tr '\n' ' ')
+	v=${v% }
+	[[ "$v" =~ ^[0-9]+(\.[0-9]+)?( [0-9]+(\.[0-9]+)?)*$ ]] ||
 		die "bench: no $1 figure in the guest's output on $3: $(printf '%s' "$2" | tr '\n' ' ')"
 	echo "$v"
 }
