@@ -94,7 +94,7 @@ typedef enum AtalabTraceUnit {
     X(ATA_DATA, "ata", "data", ATALAB_UNIT_DEV, "in|out", \
       "bytes:dec width:word sum:hex off:dec? partial:bool? seq:dec") \
     X(ATA_REPEAT, "ata", "repeat", ATALAB_UNIT_DEV, "", \
-      "cycles:dec records:dec bytes:dec sums:hex last:int seq:dec") \
+      "cycles:dec records:dec bytes:dec sums:hex last:int? seq:dec") \
     X(ATA_FAULT, "ata", "fault", ATALAB_UNIT_DEV, "", \
       "rule:word kind:word cmd:word lba:dec seq:dec") \
     X(ATA_FAULT_RESET_OVER, "ata", "fault", ATALAB_UNIT_DEV, \

@@ -37,6 +37,7 @@ expect 2 "--runs wants a positive number, got '0'" -- bench --runs 0
 expect 2 "--kernel /nonexistent/bzImage: no such file" -- run --kernel /nonexistent/bzImage
 expect 2 "--fault-seed wants a non-negative number, got 'x'" -- run --fault-seed x
 expect 2 "--trace-data wants block or raw, got 'folded'" -- run --trace t.txt --trace-data folded
+expect 2 "no golden trace 'nosuch'; trace bless --help lists them" -- trace bless nosuch
 expect 2 "--trace-time wants absolute or relative, got 'wall'" -- run --trace t.txt --trace-time wall
 expect 2 "--trace-data has no effect without --trace" -- run --trace-data raw
 expect 2 "--deterministic counts instructions: TCG only, not --accel kvm" -- run --deterministic --accel kvm

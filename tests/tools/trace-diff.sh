@@ -183,6 +183,19 @@ diff_is 1 '4 interrupts, 512-byte DRQ blocks vs PIO in, interrupt-driven, 5 inte
 sed 's/ records=4 / records=3 /' "$WORK/pio4-folded" >"$WORK/pio4-bad"
 diff_is 2 "$WORK/pio4-bad:28: repeat of 3 records does not follow a cycle of as many (the cycle before it has 4)" "$WORK/pio4" "$WORK/pio4-bad"
 
+# trace normalize: what differs between two runs of one thing goes (times,
+# polls, addresses, the atalab version); the rest compares identical
+"${DIFF[0]}" normalize "$REAL" >"$WORK/normal" || bad "trace normalize failed"
+check "the normalized trace reads" "$ATALAB" trace check "$WORK/normal"
+[ "$(grep -v '^#' "$WORK/normal" | grep -vc '^0 ')" = 0 ] && ok "normalize: every time 0" || bad "normalize left times"
+grep -qE ' (polls|last)=' "$WORK/normal" && bad "normalize left polls= or last=" || ok "normalize: no polls= or last="
+grep -qE ' (prdt|at|addr)=0x0*[1-9a-f]' "$WORK/normal" && bad "normalize left an address" || ok "normalize: addresses zero"
+grep -q 'reg=BMIDTPX' "$WORK/normal" && ! grep 'reg=BMIDTPX' "$WORK/normal" | grep -vq ' 0x00000000 reg=BMIDTPX' &&
+	ok "normalize: BMIDTPX values zero" || bad "normalize: BMIDTPX values"
+grep -q '^# run.atalab ' "$WORK/normal" && bad "normalize kept run.atalab" || ok "normalize: no run.atalab"
+[ "$(grep -vc '^#' "$WORK/normal")" = "$(grep -vc '^#' "$REAL")" ] && ok "normalize: every record kept" || bad "normalize: records lost"
+diff_is 0 identical "$REAL" "$WORK/normal"
+
 # Error handling: the same UNC, recovered after one reset in A; after two
 # resets and with prefetch turned off in B
 eh() {

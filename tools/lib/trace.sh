@@ -15,6 +15,8 @@ usage: atalab trace check FILE...
        atalab trace forms
        atalab trace diff [--format report|unified|json] [--ignore CLASS,...|none]...
                          [--only SPACE] [--context N] [--max N] [--stats] A B
+       atalab trace normalize FILE
+       atalab trace bless [NAME...]
   check    parse every record strictly (FILE:LINE: message on the first
            bad one) and count the records of each kind
   grep     print the records that match every filter: --kind a form of the
@@ -41,6 +43,11 @@ usage: atalab trace check FILE...
            --stats: time and peak memory on stderr.  Exit 0 same, 1
            different, 2 unreadable or not comparable (header personality,
            cables, drives or fault rules disagree), saying why
+  normalize  the trace without what differs between two runs of the same
+           thing: times 0, no polls= or last=, guest addresses (prdt=,
+           at=, addr=, step=, BMIDTPX) zero, no run.atalab header line
+  bless    rerun the golden traces (traces/golden/README.md), every one or
+           the NAMEs, and write them normalized (see trace bless --help)
 Exit status 2 for a bad command line or a malformed trace.
 
 examples:
@@ -50,11 +57,17 @@ examples:
   tools/atalab trace header run.trace personality
   tools/atalab trace diff ata_piix.trace atalab_piix.trace
   tools/atalab trace diff --ignore none --format unified run1.trace run2.trace
+  tools/atalab trace bless piix4-ata_piix-dma
 USAGE
 		[ -n "$sub" ] && return 0
 		return $ATALAB_EXIT_USAGE
 		;;
-	check | grep | header | forms | diff) ;;
+	check | grep | header | forms | diff | normalize) ;;
+	bless)
+		shift
+		cmd_trace_bless "$@"
+		return
+		;;
 	*) usage_error "unknown subcommand '$sub'" ;;
 	esac
 	build_host_tools

@@ -7,6 +7,7 @@
  *   atalab-trace header FILE [KEY]    the header, or one key's values
  *   atalab-trace forms                the record table, one form a line
  *   atalab-trace diff [OPTION...] A B two traces compared (trace-diff.h)
+ *   atalab-trace normalize FILE       the trace normalized (trace-normalize.h)
  *
  * grep filters (all must hold): --kind NAME (a form of the table, e.g.
  * ATA_FAULT, ACCESS; or its record kind, e.g. fault, timing-summary;
@@ -29,6 +30,7 @@
 #include <string.h>
 
 #include "trace-diff.h"
+#include "trace-normalize.h"
 #include "trace-read.h"
 
 #define EXIT_NOMATCH    1
@@ -42,7 +44,8 @@ static int usage(void)
             "FILE\n"
             "       atalab-trace header FILE [KEY]\n"
             "       atalab-trace forms\n"
-            "       atalab-trace diff [OPTION...] A B\n");
+            "       atalab-trace diff [OPTION...] A B\n"
+            "       atalab-trace normalize FILE\n");
     return EXIT_USAGE;
 }
 
@@ -269,6 +272,42 @@ static int cmd_header(int argc, char **argv)
     return n ? 0 : EXIT_NOMATCH;
 }
 
+static int cmd_normalize(const char *path)
+{
+    g_autoptr(GError) err = NULL;
+    AtalabTraceFile *f = atalab_trace_open(path, true, &err);
+    AtalabTraceRecord rec = { 0 };
+    const GPtrArray *h;
+    unsigned i;
+    int r;
+
+    if (!f) {
+        fprintf(stderr, "%s\n", err->message);
+        return EXIT_USAGE;
+    }
+    printf("# atalab-trace %d\n", ATALAB_TRACE_VERSION);
+    h = atalab_trace_header_lines(f);
+    for (i = 0; i < h->len; i++) {
+        const char *line = g_ptr_array_index(h, i);
+
+        if (atalab_trace_normalize_keeps(line)) {
+            printf("# %s\n", line);
+        }
+    }
+    while ((r = atalab_trace_next(f, &rec, &err)) > 0) {
+        g_autofree char *line = atalab_trace_normalize(&rec);
+
+        puts(line);
+    }
+    atalab_trace_record_clear(&rec);
+    atalab_trace_close(f);
+    if (r < 0) {
+        fprintf(stderr, "%s\n", err->message);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
 static int cmd_forms(void)
 {
     unsigned i;
@@ -420,6 +459,9 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "header")) {
         return cmd_header(argc - 2, argv + 2);
+    }
+    if (!strcmp(argv[1], "normalize") && argc == 3) {
+        return cmd_normalize(argv[2]);
     }
     if (!strcmp(argv[1], "forms") && argc == 2) {
         return cmd_forms();
