@@ -609,6 +609,7 @@ void atalab_trace_writer_record(void *opaque, const char *record)
     int channel;
     unsigned i, dev = 0, n = 0;
     RecordKind kind;
+    CycleRole role;
     char out[RECORD_MAX];
     size_t at;
 
@@ -622,8 +623,13 @@ void atalab_trace_writer_record(void *opaque, const char *record)
         end += *end == ' ';
     }
     kind = classify(tok, len, n, &channel, &dev);
+    role = cycle_role(kind, tok, len, n, text);
     if (channel >= 0) {
         flush_channel(w, channel, w->chan[channel].in_data_access);
+        if (role == CYCLE_NONE) {
+            /* its repeat record keeps the command number and time base */
+            cycle_flush(w, channel);
+        }
     } else {
         for (i = 0; i < CHANNELS; i++) {
             flush_channel(w, i, false);
@@ -650,7 +656,7 @@ void atalab_trace_writer_record(void *opaque, const char *record)
         snprintf(out + at, sizeof(out) - at, " dev=%u seq=%u", dev,
                  seq_of(w, channel, dev));
     }
-    put(w, channel, cycle_role(kind, tok, len, n, text), t, out);
+    put(w, channel, role, t, out);
 }
 
 /* ---- accesses ---------------------------------------------------------- */
@@ -715,8 +721,10 @@ void atalab_trace_writer_access(AtalabTraceWriter *w,
     }
     s = g_string_new(NULL);
     format_access(w, s, &acc);
+    /* a command block write is taskfile programming: it ends a cycle */
     emit(w, acc.space == ATALAB_SPACE_CFG ? -1 : (int)acc.channel,
-         CYCLE_STEP, t, s->str);
+         acc.space == ATALAB_SPACE_ATA && acc.write ? CYCLE_NONE : CYCLE_STEP,
+         t, s->str);
 }
 
 /* Does the descriptor continue the pending run of p? */
@@ -748,7 +756,7 @@ void atalab_trace_writer_prd(AtalabTraceWriter *w, unsigned channel,
         p->last = t;
         return;
     }
-    flush_channel(w, channel, false);
+    flush_channel(w, channel, w->chan[channel].in_data_access);
     *p = (PendingPrd) {
         .active = true, .at = at, .addr = addr, .len = len, .count = 1,
         .eot = eot, .first = t, .last = t,
@@ -781,6 +789,7 @@ void atalab_trace_writer_data(AtalabTraceWriter *w, unsigned channel,
         return;
     }
     flush_poll(w, channel);
+    flush_prd(w, channel);
     if (p->active && (p->dev != dev || p->write != write ||
                       p->off + p->bytes != pos)) {
         flush_data(w, channel, false);

@@ -2,7 +2,8 @@
 # Golden traces (traces/golden/README.md): every golden's deterministic run
 # again, its trace diffed against the golden with trace diff's default
 # ignores (time, polls, addresses); a difference fails with the diff's
-# report.  Also: every golden is there, reads as a trace and is normalized.
+# report.  Also: every golden is there, reads as a trace and has the
+# normalized times (all 0).
 . "$(dirname "$0")/lib.sh"
 . "$ATALAB_ROOT/tools/lib/golden.sh"
 GOLDEN=$ATALAB_ROOT/$ATALAB_GOLDEN_DIR

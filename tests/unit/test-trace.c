@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "rig.h"
+#include "trace-writer.h"
 
 /* FNV-1a, 32 bits: the test's own, to check the writer's. */
 static uint32_t fnv1a(const uint8_t *p, size_t len)
@@ -368,6 +369,137 @@ static void test_cycles_repeat(void)
     g_assert_nonnull(strstr(g_ptr_array_index(rep, 0), " cycles=5 "));
     g_assert_nonnull(strstr(g_ptr_array_index(rep, 1), " cycles=2 "));
     rig_free(r);
+}
+
+/* ---- cycles, on the writer alone ---------------------------------------- */
+
+typedef struct LineSink {
+    AtalabHost host;
+    GPtrArray *lines;
+    int64_t clock;
+} LineSink;
+
+static void sink_trace(void *opaque, const char *record)
+{
+    LineSink *k = opaque;
+
+    g_ptr_array_add(k->lines, g_strdup(record));
+}
+
+static int64_t sink_clock(void *opaque)
+{
+    LineSink *k = opaque;
+
+    return k->clock += 10;
+}
+
+static AtalabTraceWriter *sink_writer(LineSink *k)
+{
+    *k = (LineSink) {
+        .host = { .opaque = k, .trace = sink_trace, .clock_ns = sink_clock },
+        .lines = g_ptr_array_new_with_free_func(g_free),
+    };
+    return atalab_trace_writer_new(&k->host);
+}
+
+static void sink_record(LineSink *k, AtalabTraceWriter *w, const char *text)
+{
+    g_autofree char *rec = g_strdup_printf("%" PRId64 " %s",
+                                           k->clock += 10, text);
+
+    atalab_trace_writer_record(w, rec);
+}
+
+/*
+ * One block of a PIO read as the writer sees it: polls Alternate Status
+ * alternating BSY and DRQ "polls" times, the backend read of sector lba,
+ * the 8-byte block.
+ */
+static void sink_block(LineSink *k, AtalabTraceWriter *w, int64_t lba,
+                       unsigned polls)
+{
+    g_autofree char *io = g_strdup_printf("ata0 io d0 read lba=%" PRId64
+                                          " count=1", lba);
+    unsigned i;
+
+    for (i = 0; i < polls; i++) {
+        atalab_trace_writer_access(w, &(AtalabTraceAccess) {
+            .space = ATALAB_SPACE_CTL, .dev = 0, .size = 1,
+            .value = i % 2 ? 0x58 : 0xD0, .reg = "AltStatus" });
+    }
+    sink_record(k, w, io);
+    atalab_trace_writer_data(w, 0, 0, false, 4, lba, 0, 8);
+    atalab_trace_writer_data(w, 0, 0, false, 4, ~lba, 4, 8);
+}
+
+static unsigned sink_count(LineSink *k, const char *substr)
+{
+    unsigned i, n = 0;
+
+    for (i = 0; i < k->lines->len; i++) {
+        n += strstr(g_ptr_array_index(k->lines, i), substr) != NULL;
+    }
+    return n;
+}
+
+static const char *sink_line(LineSink *k, const char *substr, unsigned nth)
+{
+    unsigned i;
+
+    for (i = 0; i < k->lines->len; i++) {
+        if (strstr(g_ptr_array_index(k->lines, i), substr) && !nth--) {
+            return g_ptr_array_index(k->lines, i);
+        }
+    }
+    return "";
+}
+
+static void test_cycle_edges(void)
+{
+    static const int64_t jump[6] = { 1, 2, 3, 9, 10, 11 };
+    LineSink k;
+    AtalabTraceWriter *w;
+    unsigned i;
+
+    /* Six blocks, sectors in order: blocks 2-5 repeat block 1's cycle */
+    w = sink_writer(&k);
+    sink_record(&k, w, "ata0 cmd d0 0x20 READ_SECTORS lba=0 count=6");
+    for (i = 0; i < 6; i++) {
+        sink_block(&k, w, i + 1, 2);
+    }
+    /* a command of the same drive: the repeat keeps its command number */
+    sink_record(&k, w, "ata0 cmd d0 0x20 READ_SECTORS lba=6 count=1");
+    atalab_trace_writer_free(w);
+    g_assert_cmpuint(sink_count(&k, " repeat "), ==, 1);
+    g_assert_nonnull(strstr(sink_line(&k, " repeat ", 0),
+                            " cycles=4 records=4 bytes=32 "));
+    g_assert_cmpint(field(sink_line(&k, " repeat ", 0), "seq"), ==, 1);
+    g_ptr_array_unref(k.lines);
+
+    /* A backend read that does not go on from the last: no repeat over it */
+    w = sink_writer(&k);
+    sink_record(&k, w, "ata0 cmd d0 0x20 READ_SECTORS lba=0 count=6");
+    for (i = 0; i < 6; i++) {
+        sink_block(&k, w, jump[i], 2);
+    }
+    atalab_trace_writer_free(w);
+    g_assert_cmpuint(sink_count(&k, " repeat "), ==, 2);
+    g_assert_nonnull(strstr(sink_line(&k, " repeat ", 0), " cycles=1 "));
+    g_assert_nonnull(strstr(sink_line(&k, " repeat ", 1), " cycles=2 "));
+    g_assert_nonnull(strstr(sink_line(&k, " io d0 read ", 2), " lba=9 "));
+    g_ptr_array_unref(k.lines);
+
+    /* Cycles of 17 records, over the limit: written as they are */
+    w = sink_writer(&k);
+    sink_record(&k, w, "ata0 cmd d0 0x20 READ_SECTORS lba=0 count=4");
+    for (i = 0; i < 4; i++) {
+        sink_block(&k, w, i + 1, 15);
+    }
+    atalab_trace_writer_free(w);
+    g_assert_cmpuint(sink_count(&k, " repeat "), ==, 0);
+    g_assert_cmpuint(sink_count(&k, "reg=AltStatus"), ==, 4 * 15);
+    g_assert_cmpuint(sink_count(&k, " data d0 "), ==, 4);
+    g_ptr_array_unref(k.lines);
 }
 
 /* ---- PRD runs ------------------------------------------------------------ */
@@ -828,6 +960,7 @@ int main(int argc, char **argv)
     g_test_add_func("/trace/poll-value-change", test_poll_value_change);
     g_test_add_func("/trace/cycles-repeat", test_cycles_repeat);
     g_test_add_func("/trace/prd-runs-fold", test_prd_runs_fold);
+    g_test_add_func("/trace/cycle-edges", test_cycle_edges);
     g_test_add_func("/trace/folded-equals-raw", test_folded_equals_raw);
     g_test_add_func("/trace/sequence-numbers", test_sequence_numbers);
     g_test_add_func("/trace/register-decodes", test_register_decodes);

@@ -19,6 +19,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,6 +190,12 @@ static void convert_cycle(Out *o, Cycle cyc[2], const AtalabTraceRecord *rec)
     if (c && rec->kind == ATALAB_REC_ATA_REPEAT) {
         atalab_trace_get_u64(rec, "cycles", &n);
         atalab_trace_get_u64(rec, "records", &records);
+        if (records != c->prev_records) {
+            /* --from in the middle of a transfer, or a broken trace */
+            fprintf(stderr, "trace-to-fuzz: a repeat of %" PRIu64 " records "
+                    "after a cycle of %u: its %" PRIu64 " cycles left out\n",
+                    records, c->prev_records, n);
+        }
         for (i = 0; records == c->prev_records && i < n && !o->full; i++) {
             emit(o, c->prev->data, c->prev->len);
         }
