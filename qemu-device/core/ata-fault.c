@@ -59,6 +59,8 @@ static void fault_timer_fired(void *opaque)
 {
     AtalabDrive *d = opaque;
 
+    atalab_trace(d->host, "ata%u timer d%u fault", d->bus->index, d->unit);
+
     switch (d->fault_wait) {
     case ATA_FAULT_WAIT_COMPLETION:
         d->fault_wait = ATA_FAULT_WAIT_NONE;
@@ -448,6 +450,8 @@ static void timed_fired(void *opaque)
     AtalabAtaBus *bus = opaque;
     int64_t now = atalab_now(bus->host);
     unsigned u, i;
+
+    atalab_trace(bus->host, "ata%u fault-timer", bus->index);
 
     for (u = 0; u < 2; u++) {
         AtalabDrive *d = &bus->drive[u];

@@ -75,6 +75,9 @@ static void req_complete(void *opaque, int ret)
                      d->bus->index, d->unit);
         return;
     }
+    /* first, so that replay knows when the backend answered */
+    atalab_trace(d->host, "ata%u io-done d%u %s ret=%d", d->bus->index,
+                 d->unit, r->preimage ? "read pre-image" : r->what, ret);
     if (r->preimage && preimage_done(d, ret)) {
         return;                 /* the write itself is out now */
     }

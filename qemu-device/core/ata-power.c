@@ -83,6 +83,8 @@ static void standby_expired(void *opaque)
 {
     AtalabDrive *d = opaque;
 
+    atalab_trace(d->host, "ata%u timer d%u standby", d->bus->index, d->unit);
+
     if (d->power == ATA_POWER_SLEEP || d->power == ATA_POWER_STANDBY) {
         return;
     }

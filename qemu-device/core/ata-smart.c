@@ -163,6 +163,8 @@ static void selftest_expired(void *opaque)
     bool captive = d->selftest_running & 0x80;
     uint32_t seq = d->seq;
 
+    atalab_trace(d->host, "ata%u timer d%u self-test", d->bus->index, d->unit);
+
     selftest_end(d, ST_DONE_OK << 4);
     /* A captive test is the command: it completes with the test. */
     if (captive && d->seq == seq && d->phase == ATA_PHASE_NODATA &&

@@ -53,6 +53,8 @@ typedef enum AtalabTraceUnit {
       "cmd:hex status:hex error:hex seq:dec") \
     X(ATA_IO, "ata", "io", ATALAB_UNIT_DEV, "read|write|flush pre-image?", \
       "lba:dec? count:dec? fua:bool? direct:bool? seq:dec") \
+    X(ATA_IO_DONE, "ata", "io-done", ATALAB_UNIT_DEV, \
+      "read|write|flush pre-image?", "ret:int seq:dec") \
     X(ATA_IO_ERROR, "ata", "io-error", ATALAB_UNIT_DEV, "read|write|flush", \
       "lba:dec count:dec ret:int seq:dec") \
     X(ATA_ABORT, "ata", "abort", ATALAB_UNIT_DEV, \
@@ -75,6 +77,9 @@ typedef enum AtalabTraceUnit {
       "self-test short|extended started", "seq:dec") \
     X(ATA_SMART_ENDED, "ata", "smart", ATALAB_UNIT_DEV, \
       "self-test short|extended", "status:hex seq:dec") \
+    X(ATA_TIMER, "ata", "timer", ATALAB_UNIT_DEV, "standby|self-test|fault", \
+      "seq:dec") \
+    X(ATA_FAULT_TIMER, "ata", "fault-timer", ATALAB_UNIT_NONE, "", "") \
     X(ATA_HPA, "ata", "hpa", ATALAB_UNIT_DEV, "", \
       "max:dec sectors:dec nv:bool seq:dec") \
     X(ATA_BUG, "ata", "bug", ATALAB_UNIT_DEV, "REST", "seq:dec") \

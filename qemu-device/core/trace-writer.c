@@ -584,16 +584,20 @@ static RecordKind classify(const char *const tok[3], const size_t len[3],
     return RECORD_OTHER;
 }
 
-/* Interrupts and the reads and writes of sectors can repeat in cycles. */
+/*
+ * Interrupts and the reads and writes of sectors (requests and their
+ * completions) can repeat in cycles.
+ */
 static CycleRole cycle_role(RecordKind kind, const char *const tok[3],
                             const size_t len[3], unsigned n, const char *text)
 {
     if (kind == RECORD_OWNED && tok[0][0] == 'i') {
         return CYCLE_STEP;
     }
-    if (kind == RECORD_DRIVE && n == 3 && len[1] == 2 &&
-        !strncmp(tok[1], "io", 2) && !strstr(text, " flush") &&
-        !strstr(text, " pre-image")) {
+    if (kind == RECORD_DRIVE && n == 3 &&
+        ((len[1] == 2 && !strncmp(tok[1], "io", 2)) ||
+         (len[1] == 7 && !strncmp(tok[1], "io-done", 7))) &&
+        !strstr(text, " flush") && !strstr(text, " pre-image")) {
         return CYCLE_STEP;
     }
     return CYCLE_NONE;

@@ -1,12 +1,19 @@
 /*
- * atalab core fuzzer: the libFuzzer entry point (clang -fsanitize=fuzzer).
+ * atalab fuzzers: the libFuzzer entry point (clang -fsanitize=fuzzer) of
+ * the core fuzzer, or with -DFUZZ_TRACE of the trace fuzzer.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <signal.h>
 #include <stdlib.h>
 
+#ifdef FUZZ_TRACE
+#include "fuzz-trace.h"
+#define FUZZ_ONE(data, size) fuzz_trace_run(data, size)
+#else
 #include "fuzz-core.h"
+#define FUZZ_ONE(data, size) fuzz_run(data, size)
+#endif
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -32,6 +39,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    fuzz_run(data, size);
+    FUZZ_ONE(data, size);
     return 0;
 }

@@ -14,44 +14,12 @@
 #include <glib.h>
 
 #include "fuzz-core.h"
+#include "fuzz-files.h"
 
-static unsigned run_path(const char *path)
+static void run_one(const uint8_t *data, size_t len, void *opaque)
 {
-    unsigned n = 0;
-
-    if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
-        GDir *dir = g_dir_open(path, 0, NULL);
-        GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
-        const char *name;
-        unsigned i;
-
-        while (dir && (name = g_dir_read_name(dir))) {
-            if (!g_str_has_suffix(name, ".md")) {
-                g_ptr_array_add(names, g_build_filename(path, name, NULL));
-            }
-        }
-        if (dir) {
-            g_dir_close(dir);
-        }
-        g_ptr_array_sort(names, (GCompareFunc)g_strcmp0);
-        for (i = 0; i < names->len; i++) {
-            n += run_path(g_ptr_array_index(names, i));
-        }
-        g_ptr_array_free(names, TRUE);
-        return n;
-    } else {
-        gchar *data;
-        gsize len;
-        GError *err = NULL;
-
-        if (!g_file_get_contents(path, &data, &len, &err)) {
-            fprintf(stderr, "fuzz-replay: %s\n", err->message);
-            exit(2);
-        }
-        fuzz_run((const uint8_t *)data, len);
-        g_free(data);
-        return 1;
-    }
+    (void)opaque;
+    fuzz_run(data, len);
 }
 
 int main(int argc, char **argv)
@@ -82,7 +50,7 @@ int main(int argc, char **argv)
         return 2;
     }
     for (i = 1; i < argc; i++) {
-        n += run_path(argv[i]);
+        n += fuzz_files_each(argv[i], run_one, NULL);
     }
     printf("ran %u inputs\n", n);
     return n ? 0 : 1;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every README recipe works as written: each ```sh block of README.md runs
-# as a script in a scratch folder (tools/atalab there is the checkout's),
-# must succeed, and prints every line a "# prints: TEXT" comment promises.
+# as a script in a scratch folder (tools/atalab and traces/golden there
+# are the checkout's), must succeed, and prints every line a "# prints: TEXT"
+# comment promises.
 # Blocks run one after another in a private cache (the recipes use the
 # default disk and log).
 . "$(dirname "$0")/lib.sh"
@@ -20,6 +21,8 @@ for ((i = 1; i <= blocks; i++)); do
 	d=$WORK_TOOLS/run$i
 	mkdir -p "$d"
 	ln -s "$ATALAB_ROOT/tools" "$d/tools"
+	mkdir "$d/traces"
+	ln -s "$ATALAB_ROOT/traces/golden" "$d/traces/golden"
 	t0=$SECONDS
 	rc=0
 	(cd "$d" && bash "$b") >"$d.out" 2>"$d.err" </dev/null || rc=$?

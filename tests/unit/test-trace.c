@@ -113,6 +113,56 @@ static void test_pio_read_folds(void)
     rig_free(r);
 }
 
+/* The index of the first record containing substr after from, or -1. */
+static int record_index(Rig *r, const char *substr, int from)
+{
+    unsigned i;
+
+    fake_host_trace_flush(&r->fh);
+    for (i = from + 1; i < r->fh.trace->len; i++) {
+        if (strstr(record(r, i), substr)) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+/*
+ * A backend answer is a record of its own (io-done), written before
+ * anything it causes, so that replay can deliver it at the same point.
+ */
+static void test_io_done_order(void)
+{
+    Rig *r = rig_new(0x1);
+    uint8_t buf[512];
+    int io, done, irq;
+
+    rig_select(r, 0);
+    fake_host_trace_clear(&r->fh);
+    rig_lba28(r, 0, 100, 1);
+    rig_command(r, 0, 0x20);
+    io = record_index(r, " ata0 io d0 read lba=100 count=1 seq=1", -1);
+    g_assert_cmpint(io, >=, 0);
+    /* not before the backend answers */
+    g_assert_cmpint(record_index(r, " io-done ", -1), ==, -1);
+    fake_host_complete_all(&r->fh);
+    done = record_index(r, " ata0 io-done d0 read ret=0 seq=1", io);
+    irq = record_index(r, " irq0 1 dev=0 seq=1", io);
+    g_assert_cmpint(done, >, io);
+    g_assert_cmpint(irq, >, done);
+    rig_read_data(r, 0, buf, sizeof(buf), false);
+    /* a failed answer: io-done with its errno, then io-error */
+    r->fh.fail_ret = -5;
+    rig_lba28(r, 0, 7, 1);
+    rig_command(r, 0, 0x20);
+    fake_host_complete_all(&r->fh);
+    done = record_index(r, " ata0 io-done d0 read ret=-5 seq=2", irq);
+    g_assert_cmpint(done, >, irq);
+    g_assert_cmpint(record_index(r, " io-error d0 read lba=7 count=1 ret=-5",
+                                 irq), ==, done + 1);
+    rig_free(r);
+}
+
 static void test_partial_block(void)
 {
     Rig *r = rig_new(0x1);
@@ -953,6 +1003,7 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/trace/pio-read-folds", test_pio_read_folds);
+    g_test_add_func("/trace/io-done-order", test_io_done_order);
     g_test_add_func("/trace/partial-block", test_partial_block);
     g_test_add_func("/trace/channels-fold-apart", test_channels_fold_apart);
     g_test_add_func("/trace/pio-write-folds", test_pio_write_folds);

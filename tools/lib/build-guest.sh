@@ -34,8 +34,8 @@ build_guest_tools() {
 # Host tools in C, built with glib against the core's own sources:
 # atalab-models prints the personality table (run --list-models, --model
 # checks), fault-check checks a fault rule file with the core's parser,
-# atalab-scenario runs scenario files, and atalab-trace reads and compares
-# traces (with the core's record table and timing decode).
+# atalab-scenario runs scenario files, and atalab-trace reads, compares
+# and replays traces (replay runs the whole core).
 host_tools_dir() { echo "$ATALAB_CACHE/host-tools"; }
 fault_check_binary() { echo "$(host_tools_dir)/fault-check"; }
 scenario_binary() { echo "$(host_tools_dir)/atalab-scenario"; }
@@ -80,7 +80,7 @@ build_host_tools() {
 		"$ATALAB_ROOT/tools/scenario/atalab-scenario.c" "$core/fault.c" "$core/fault-parse.c" \
 		"$ATALAB_ROOT/tools/trace/trace-read.c" "$core/trace-records.c"
 	build_host_tool "$(trace_tool_binary)" atalab-trace -I"$ATALAB_ROOT/tools/trace" \
-		"$ATALAB_ROOT/tools/trace"/*.c "$core/trace-records.c" "$core/timing.c" "$core/personality.c"
+		"$ATALAB_ROOT/tools/trace"/*.c "$core"/*.c
 	key=$(host_tools_key)
 	for out in "$(atalab_models_binary)" "$(fault_check_binary)" "$(scenario_binary)" "$(trace_tool_binary)"; do
 		echo "$key" >"$out.stamp"

@@ -1,9 +1,10 @@
 # shellcheck shell=bash
-# tools/atalab fuzz: the coverage-guided fuzzer of the emulator core
-# (tests/fuzz/fuzz-core.c) under libFuzzer, ASan and UBSan.
+# tools/atalab fuzz: the coverage-guided fuzzers of the emulator core
+# (tests/fuzz/fuzz-core.c) and of the trace reader and replay
+# (tests/fuzz/fuzz-trace.c) under libFuzzer, ASan and UBSan.
 
 fuzz_dir() { echo "$ATALAB_CACHE/fuzz"; }
-fuzz_binary() { echo "$(fuzz_dir)/fuzz-core"; }
+fuzz_binary() { echo "$(fuzz_dir)/fuzz-${1:-core}"; }
 trace_to_fuzz_binary() { echo "$(fuzz_dir)/trace-to-fuzz"; }
 
 # Build the libFuzzer target and the trace converter with clang, keyed by
@@ -14,7 +15,8 @@ build_fuzzer() {
 	stamp=$dir/.atalab-stamp
 	key=$(hash_inputs "$core" "$ATALAB_ROOT/tests/fuzz" "$ATALAB_ROOT/tools/trace-to-fuzz" "$ATALAB_ROOT/tools/trace" \
 		"$ATALAB_ROOT/tools/lib/fuzz.sh")
-	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ] && [ -x "$(fuzz_binary)" ]; then
+	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ] && [ -x "$(fuzz_binary)" ] &&
+		[ -x "$(fuzz_binary trace)" ]; then
 		return 0
 	fi
 	command -v clang >/dev/null || die "clang missing (tools/atalab setup installs it)"
@@ -26,6 +28,12 @@ build_fuzzer() {
 		-DATALAB_ASSERT_BUGS -I"$core" -I"$ATALAB_ROOT/tests/fuzz" \
 		"$core"/*.c "$ATALAB_ROOT/tests/fuzz/fuzz-core.c" \
 		"$ATALAB_ROOT/tests/fuzz/libfuzzer-main.c" "${glib[@]}" -o "$(fuzz_binary)"
+	run_logged "$ATALAB_CACHE/logs/fuzz-build.log" "building the trace fuzzer (clang, libFuzzer)" clang -g -O1 \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		-DATALAB_ASSERT_BUGS -DFUZZ_TRACE -I"$core" -I"$ATALAB_ROOT/tests/fuzz" -I"$ATALAB_ROOT/tools/trace" \
+		"$core"/*.c "$ATALAB_ROOT/tools/trace/trace-read.c" "$ATALAB_ROOT/tools/trace/trace-replay.c" \
+		"$ATALAB_ROOT/tools/trace/trace-normalize.c" "$ATALAB_ROOT/tests/fuzz/fuzz-trace.c" \
+		"$ATALAB_ROOT/tests/fuzz/libfuzzer-main.c" "${glib[@]}" -o "$(fuzz_binary trace)"
 	run_logged "$ATALAB_CACHE/logs/trace-to-fuzz.log" "building trace-to-fuzz" gcc -O2 -Wall -Wextra -Werror \
 		-I"$ATALAB_ROOT/tests/fuzz" -I"$core" -I"$ATALAB_ROOT/tools/trace" \
 		"$ATALAB_ROOT/tools/trace-to-fuzz/trace-to-fuzz.c" "$ATALAB_ROOT/tools/trace/trace-read.c" \
@@ -67,33 +75,42 @@ fuzz_make_seeds() {
 }
 
 cmd_fuzz() {
-	local time=600 jobs=1 make_seeds=0
+	local time=600 jobs=1 make_seeds=0 target=core
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--time | --jobs)
 			[ $# -ge 2 ] || usage_error "option $1 needs a value"
 			[[ "$2" =~ ^[1-9][0-9]*$ ]] || usage_error "$1 wants a positive number, got '$2'"
 			;;
+		--target)
+			[ $# -ge 2 ] || usage_error "option $1 needs a value"
+			[[ "$2" =~ ^(core|trace)$ ]] || usage_error "--target wants core or trace, got '$2'"
+			;;
 		esac
 		case "$1" in
 		--time) time=$2; shift 2 ;;
 		--jobs) jobs=$2; shift 2 ;;
+		--target) target=$2; shift 2 ;;
 		--make-seeds) make_seeds=1; shift ;;
 		-h | --help)
 			cat <<USAGE
-usage: atalab fuzz [--time SECONDS] [--jobs N] [--make-seeds]
-Runs the coverage-guided fuzzer of the emulator core (libFuzzer, ASan,
-UBSan; tests/fuzz/fuzz-core.c) for SECONDS (default 600) in N parallel jobs
-(default 1), from the seed inputs in tests/fuzz/seeds and the corpus kept in
-\$ATALAB_CACHE/fuzz/corpus.  Prints the executions and the findings; an
-input that breaks an invariant or crashes is saved under
-\$ATALAB_CACHE/fuzz/findings and the command exits 1.  A finding becomes a
-regression input in tests/fuzz/regressions once fixed.
+usage: atalab fuzz [--target core|trace] [--time SECONDS] [--jobs N] [--make-seeds]
+Runs a coverage-guided fuzzer (libFuzzer, ASan, UBSan) for SECONDS (default
+600) in N parallel jobs (default 1).  --target core (the default): the
+emulator core driven by a byte program (tests/fuzz/fuzz-core.c), from the
+seed inputs in tests/fuzz/seeds; --target trace: the trace reader and
+replay given a trace file's text (tests/fuzz/fuzz-trace.c), from the golden
+traces.  The corpus is kept in \$ATALAB_CACHE/fuzz/corpus (corpus-trace).
+Prints the executions and the findings; an input that breaks an invariant
+or crashes is saved under \$ATALAB_CACHE/fuzz/findings (findings-trace) and
+the command exits 1.  A finding becomes a regression input in
+tests/fuzz/regressions (trace-regressions) once fixed.
 --make-seeds records real runs (tools/atalab run --trace) and converts them
 into tests/fuzz/seeds with trace-to-fuzz.
 
 examples:
   tools/atalab fuzz --time 3600 --jobs 2
+  tools/atalab fuzz --target trace --time 600
   tools/atalab fuzz --make-seeds
 USAGE
 			return 0
@@ -107,18 +124,21 @@ USAGE
 		fuzz_make_seeds
 		return 0
 	fi
-	local dir corpus findings logs
+	local dir corpus findings logs seeds=$ATALAB_ROOT/tests/fuzz/seeds max_len=4096 suffix=""
+	if [ "$target" = trace ]; then
+		seeds=$ATALAB_ROOT/traces/golden max_len=65536 suffix=-trace
+	fi
 	dir=$(fuzz_dir)
-	corpus=$dir/corpus
-	findings=$dir/findings
+	corpus=$dir/corpus$suffix
+	findings=$dir/findings$suffix
 	logs=$(mktemp -d "${TMPDIR:-/tmp}/atalab-fuzz.XXXXXX")
 	mkdir -p "$corpus" "$findings"
 	touch "$logs/start"
-	msg "fuzzing for ${time}s with $jobs job(s)"
+	msg "fuzzing the $target target for ${time}s with $jobs job(s)"
 	local rc=0
-	(cd "$logs" && "$(fuzz_binary)" -max_total_time="$time" -max_len=4096 \
+	(cd "$logs" && "$(fuzz_binary "$target")" -max_total_time="$time" -max_len=$max_len \
 		-rss_limit_mb=2048 -print_final_stats=1 -jobs="$jobs" -workers="$jobs" \
-		-artifact_prefix="$findings/" "$corpus" "$ATALAB_ROOT/tests/fuzz/seeds" \
+		-artifact_prefix="$findings/" "$corpus" "$seeds" \
 		>"$logs/main.log" 2>&1) || rc=$?
 	local execs=0 n f
 	for f in "$logs"/main.log "$logs"/fuzz-*.log; do

@@ -16,6 +16,7 @@ usage: atalab trace check FILE...
        atalab trace diff [--format report|unified|json] [--ignore CLASS,...|none]...
                          [--only SPACE] [--context N] [--max N] [--stats] A B
        atalab trace normalize FILE
+       atalab trace replay [--context N] [--max-accesses N] [--quiet] FILE
        atalab trace bless [NAME...]
   check    parse every record strictly (FILE:LINE: message on the first
            bad one) and count the records of each kind
@@ -46,6 +47,13 @@ usage: atalab trace check FILE...
   normalize  the trace without what differs between two runs of the same
            thing: times 0, no polls= or last=, guest addresses (prdt=,
            at=, addr=, step=, BMIDTPX) zero, no run.atalab header line
+  replay   feed the trace's inputs (guest accesses, backend answers, timer
+           firings) to the emulator core alone, no QEMU or guest, and check
+           that it writes the recorded records, in order, but for times and
+           data (docs/trace-replay.md).  Exit 0 same; 1 at the first
+           divergence, shown with the --context N records around it (5);
+           2 malformed trace.  --max-accesses: the most guest accesses one
+           record may stand for (10000000; a bound for untrusted traces)
   bless    rerun the golden traces (traces/golden/README.md), every one or
            the NAMEs, and write them normalized (see trace bless --help)
 Exit status 2 for a bad command line or a malformed trace.
@@ -57,12 +65,13 @@ examples:
   tools/atalab trace header run.trace personality
   tools/atalab trace diff ata_piix.trace atalab_piix.trace
   tools/atalab trace diff --ignore none --format unified run1.trace run2.trace
+  tools/atalab trace replay traces/golden/piix4-ata_piix-dma.trace
   tools/atalab trace bless piix4-ata_piix-dma
 USAGE
 		[ -n "$sub" ] && return 0
 		return $ATALAB_EXIT_USAGE
 		;;
-	check | grep | header | forms | diff | normalize) ;;
+	check | grep | header | forms | diff | normalize | replay) ;;
 	bless)
 		shift
 		cmd_trace_bless "$@"

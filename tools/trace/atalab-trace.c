@@ -8,6 +8,8 @@
  *   atalab-trace forms                the record table, one form a line
  *   atalab-trace diff [OPTION...] A B two traces compared (trace-diff.h)
  *   atalab-trace normalize FILE       the trace normalized (trace-normalize.h)
+ *   atalab-trace replay [OPTION...] FILE  the trace fed to the core alone
+ *                                     (trace-replay.h)
  *
  * grep filters (all must hold): --kind NAME (a form of the table, e.g.
  * ATA_FAULT, ACCESS; or its record kind, e.g. fault, timing-summary;
@@ -18,8 +20,8 @@
  * numeric key over them, --field KEY the key's value in each (--field @N:
  * the N-th word after the head, from 0).
  *
- * Exit status: 0; 1 when grep matched nothing; 2 for a bad command line
- * or a malformed trace (FILE:LINE: message).
+ * Exit status: 0; 1 when grep matched nothing or replay diverged; 2 for a
+ * bad command line or a malformed trace (FILE:LINE: message).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -32,6 +34,7 @@
 #include "trace-diff.h"
 #include "trace-normalize.h"
 #include "trace-read.h"
+#include "trace-replay.h"
 
 #define EXIT_NOMATCH    1
 #define EXIT_USAGE      2
@@ -45,7 +48,9 @@ static int usage(void)
             "       atalab-trace header FILE [KEY]\n"
             "       atalab-trace forms\n"
             "       atalab-trace diff [OPTION...] A B\n"
-            "       atalab-trace normalize FILE\n");
+            "       atalab-trace normalize FILE\n"
+            "       atalab-trace replay [--context N] [--max-accesses N] "
+            "[--quiet] FILE\n");
     return EXIT_USAGE;
 }
 
@@ -294,6 +299,9 @@ static int cmd_normalize(const char *path)
             printf("# %s\n", line);
         }
     }
+    if (!atalab_trace_header(f, "normalized")) {
+        puts("# normalized yes");
+    }
     while ((r = atalab_trace_next(f, &rec, &err)) > 0) {
         g_autofree char *line = atalab_trace_normalize(&rec);
 
@@ -446,6 +454,52 @@ static int cmd_diff(int argc, char **argv)
     return rc;
 }
 
+static int cmd_replay(int argc, char **argv)
+{
+    ReplayOptions o;
+    g_autoptr(GError) err = NULL;
+    AtalabTraceFile *f;
+    const char *path = NULL, *v;
+    int i;
+
+    replay_options_init(&o);
+    for (i = 0; i < argc; i++) {
+        if ((v = option(argc, argv, &i, "--context"))) {
+            if (!parse_count(v, &o.context)) {
+                fprintf(stderr, "atalab-trace replay: not a number '%s'\n", v);
+                return EXIT_USAGE;
+            }
+        } else if ((v = option(argc, argv, &i, "--max-accesses"))) {
+            guint64 n;
+
+            if (!g_ascii_string_to_unsigned(v, 10, 1, G_MAXUINT32, &n,
+                                            NULL)) {
+                fprintf(stderr, "atalab-trace replay: --max-accesses wants a "
+                        "number from 1 to %u, not '%s'\n", G_MAXUINT32, v);
+                return EXIT_USAGE;
+            }
+            o.max_accesses = n;
+        } else if (!strcmp(argv[i], "--quiet")) {
+            o.quiet = true;
+        } else if ((argv[i][0] == '-' && argv[i][1]) || path) {
+            fprintf(stderr, "atalab-trace replay: unexpected '%s'\n",
+                    argv[i]);
+            return usage();
+        } else {
+            path = argv[i];
+        }
+    }
+    if (!path) {
+        return usage();
+    }
+    f = atalab_trace_open(path, true, &err);
+    if (!f) {
+        fprintf(stderr, "%s\n", err->message);
+        return EXIT_USAGE;
+    }
+    return replay_trace(f, &o, stdout, stderr);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -468,6 +522,9 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "diff")) {
         return cmd_diff(argc - 2, argv + 2);
+    }
+    if (!strcmp(argv[1], "replay")) {
+        return cmd_replay(argc - 2, argv + 2);
     }
     return usage();
 }

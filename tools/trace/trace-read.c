@@ -559,21 +559,10 @@ static char *read_line(AtalabTraceFile *f)
     return f->buf;
 }
 
-AtalabTraceFile *atalab_trace_open(const char *path, bool strict,
-                                   GError **err)
+static AtalabTraceFile *trace_start(AtalabTraceFile *f, GError **err)
 {
-    AtalabTraceFile *f = g_new0(AtalabTraceFile, 1);
     char *line;
 
-    f->path = g_strdup(path);
-    f->strict = strict;
-    f->header = g_ptr_array_new_with_free_func(g_free);
-    f->fp = strcmp(path, "-") ? fopen(path, "r") : stdin;
-    if (!f->fp) {
-        g_set_error(err, G_FILE_ERROR, g_file_error_from_errno(errno),
-                    "%s: %s", path, g_strerror(errno));
-        goto fail;
-    }
     line = read_line(f);
     if (!line || strncmp(line, "# atalab-trace ", 15)) {
         f->line = 1;
@@ -604,6 +593,41 @@ AtalabTraceFile *atalab_trace_open(const char *path, bool strict,
 fail:
     atalab_trace_close(f);
     return NULL;
+}
+
+AtalabTraceFile *atalab_trace_open(const char *path, bool strict,
+                                   GError **err)
+{
+    AtalabTraceFile *f = g_new0(AtalabTraceFile, 1);
+
+    f->path = g_strdup(path);
+    f->strict = strict;
+    f->header = g_ptr_array_new_with_free_func(g_free);
+    f->fp = strcmp(path, "-") ? fopen(path, "r") : stdin;
+    if (!f->fp) {
+        g_set_error(err, G_FILE_ERROR, g_file_error_from_errno(errno),
+                    "%s: %s", path, g_strerror(errno));
+        atalab_trace_close(f);
+        return NULL;
+    }
+    return trace_start(f, err);
+}
+
+AtalabTraceFile *atalab_trace_open_stream(FILE *fp, const char *name,
+                                          bool strict, GError **err)
+{
+    AtalabTraceFile *f = g_new0(AtalabTraceFile, 1);
+
+    f->path = g_strdup(name);
+    f->strict = strict;
+    f->header = g_ptr_array_new_with_free_func(g_free);
+    f->fp = fp;
+    return trace_start(f, err);
+}
+
+const char *atalab_trace_path(const AtalabTraceFile *f)
+{
+    return f->path;
 }
 
 void atalab_trace_close(AtalabTraceFile *f)

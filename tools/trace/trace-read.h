@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <glib.h>
 
@@ -90,7 +91,12 @@ typedef struct AtalabTraceFile AtalabTraceFile;
  */
 AtalabTraceFile *atalab_trace_open(const char *path, bool strict,
                                    GError **err);
+/* The same on an open stream (closed by atalab_trace_close); name for messages. */
+AtalabTraceFile *atalab_trace_open_stream(FILE *fp, const char *name,
+                                          bool strict, GError **err);
 void atalab_trace_close(AtalabTraceFile *f);
+/* The name the file was opened with. */
+const char *atalab_trace_path(const AtalabTraceFile *f);
 /* The first header value of key ("personality"), or NULL. */
 const char *atalab_trace_header(const AtalabTraceFile *f, const char *key);
 /* The first value of key in header lines ("KEY VALUE"), or NULL. */

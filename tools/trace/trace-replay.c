@@ -1,0 +1,1033 @@
+/*
+ * atalab trace replay (trace-replay.h; docs/trace-replay.md).
+ *
+ * Two cursors walk the recording: the driver feeds its inputs to the core,
+ * the comparer takes each record the replayed core writes and checks it
+ * against the next recorded one.  Records are read from the file into a
+ * window that holds what the comparer has not passed yet, a little history
+ * for the report, and what the host's questions look ahead to.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "trace-replay.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "atalab-ctrl.h"
+#include "trace-normalize.h"
+
+#define LOOKAHEAD       100000  /* records a host question looks ahead */
+#define CYCLE_MAX       16      /* the writer's longest cycle */
+#define DATA_MAX        (256 * 512)  /* the largest DRQ block */
+
+typedef struct Rec {
+    AtalabTraceRecord r;
+    unsigned line;
+    unsigned served;            /* bm prd: descriptors handed to the core */
+    uint32_t region;            /* bm prd, normalized trace: where its go */
+    bool delivered;             /* io-done: delivered early (a drain) */
+} Rec;
+
+typedef struct ReplayReq {
+    bool busy;
+    bool read;
+    AtalabIoVec *iov;
+    unsigned niov;
+    AtalabIoDone *done;
+    void *opaque;
+} ReplayReq;
+
+struct AtalabTimer {
+    AtalabTimerFn *fn;
+    void *opaque;
+    bool armed;
+    int64_t expire;
+};
+
+/* The last records of a channel, as written (copies): a repeat's cycle. */
+typedef struct History {
+    Rec *rec[CYCLE_MAX];
+    unsigned n, head;
+} History;
+
+typedef struct Replay {
+    const ReplayOptions *o;
+    AtalabTraceFile *f;
+    const char *path;
+    FILE *out, *err;
+    bool normalized;            /* header "normalized yes" */
+    AtalabHost host;
+    AtalabCtrl *c;
+    int64_t now;
+    uint32_t next_region;       /* normalized traces: the next PRD run's */
+    /* the window: records base .. base + win->len - 1 */
+    GPtrArray *win;             /* Rec * */
+    uint64_t base;
+    bool eof;
+    uint64_t cmp;               /* next record the core must write */
+    uint64_t drv;               /* next record the driver looks at */
+    ReplayReq req[ATALAB_DRIVES];
+    GPtrArray *timers;          /* AtalabTimer * */
+    GPtrArray *maps;            /* buffers lent by dma_map */
+    History hist[ATALAB_CHANNELS];
+    /* outcome */
+    int status;                 /* REPLAY_SAME, ... */
+    char *diverged_actual;      /* what the core wrote (NULL: nothing) */
+    char *why;                  /* the divergence or the bad input */
+    const Rec *input;           /* what the driver was replaying */
+    uint64_t accesses, answers, timer_firings;
+} Replay;
+
+/* ---- the window ------------------------------------------------------ */
+
+static void rec_free(gpointer p)
+{
+    Rec *r = p;
+
+    atalab_trace_record_clear(&r->r);
+    g_free(r);
+}
+
+static void bad_input(Replay *rp, unsigned line, const char *fmt, ...)
+    G_GNUC_PRINTF(3, 4);
+
+static void bad_input(Replay *rp, unsigned line, const char *fmt, ...)
+{
+    va_list ap;
+    g_autofree char *m = NULL;
+
+    if (rp->status != REPLAY_SAME) {
+        return;
+    }
+    va_start(ap, fmt);
+    m = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    rp->status = REPLAY_BAD_INPUT;
+    rp->why = line ? g_strdup_printf("%s:%u: %s", rp->path, line, m) :
+              g_strdup_printf("%s: %s", rp->path, m);
+}
+
+/* Recorded record i, read as far as needed; NULL after the last one. */
+static Rec *at(Replay *rp, uint64_t i)
+{
+    while (!rp->eof && i >= rp->base + rp->win->len) {
+        Rec *r = g_new0(Rec, 1);
+        g_autoptr(GError) e = NULL;
+        int got = atalab_trace_next(rp->f, &r->r, &e);
+
+        if (got <= 0) {
+            atalab_trace_record_clear(&r->r);
+            g_free(r);
+            rp->eof = true;
+            if (got < 0 && rp->status == REPLAY_SAME) {
+                rp->status = REPLAY_BAD_INPUT;
+                rp->why = g_strdup(e->message);
+            }
+            break;
+        }
+        r->line = atalab_trace_line(rp->f);
+        g_ptr_array_add(rp->win, r);
+    }
+    if (i < rp->base || i >= rp->base + rp->win->len) {
+        return NULL;
+    }
+    return g_ptr_array_index(rp->win, i - rp->base);
+}
+
+/* Let go of records no cursor and no report needs any more. */
+static void window_trim(Replay *rp)
+{
+    uint64_t keep = MIN(rp->cmp, rp->drv);
+    uint64_t drop;
+
+    keep = keep > rp->o->context + CYCLE_MAX ?
+           keep - rp->o->context - CYCLE_MAX : 0;
+    if (keep < rp->base + 4096) {
+        return;
+    }
+    drop = keep - rp->base;
+    g_ptr_array_remove_range(rp->win, 0, drop);
+    rp->base += drop;
+}
+
+/* ---- comparing --------------------------------------------------------- */
+
+/*
+ * The record as compared: time and last= (the host's clock) dropped,
+ * normalized like the recording, data (sum=, sums=, a data port read's
+ * value) masked.
+ */
+static char *comparable(const Replay *rp, const char *line)
+{
+    AtalabTraceRecord r = { 0 };
+    g_autofree char *why = NULL;
+    char *s;
+    unsigned i, n = 0;
+
+    if (!atalab_trace_parse(line, false, &r, &why)) {
+        return g_strdup_printf("unparsable: %s", line);
+    }
+    if (rp->normalized) {
+        g_free(atalab_trace_normalize(&r));
+    }
+    r.time = 0;
+    for (i = 0; i < r.n_fields; i++) {
+        AtalabTraceField *f = &r.field[i];
+
+        if (f->key && !strcmp(f->key, "last")) {
+            continue;
+        }
+        if (f->key && (!strcmp(f->key, "sum") || !strcmp(f->key, "sums"))) {
+            f->value = "*";
+        }
+        r.field[n++] = *f;
+    }
+    r.n_fields = n;
+    if (r.kind == ATALAB_REC_ACCESS && !r.write &&
+        !g_strcmp0(atalab_trace_get(&r, "reg"), "Data")) {
+        r.value = 0;
+    }
+    s = atalab_trace_format(&r);
+    atalab_trace_record_clear(&r);
+    return s;
+}
+
+static void diverge(Replay *rp, const char *actual, const char *fmt, ...)
+    G_GNUC_PRINTF(3, 4);
+
+static void diverge(Replay *rp, const char *actual, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (rp->status != REPLAY_SAME) {
+        return;
+    }
+    rp->status = REPLAY_DIVERGED;
+    rp->diverged_actual = g_strdup(actual);
+    va_start(ap, fmt);
+    rp->why = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+}
+
+/* The host's trace sink: every record the replayed core writes. */
+static void on_record(void *opaque, const char *line)
+{
+    Replay *rp = opaque;
+    Rec *e;
+    g_autofree char *want = NULL, *got = NULL;
+
+    if (rp->status != REPLAY_SAME) {
+        return;
+    }
+    e = at(rp, rp->cmp);
+    if (!e) {
+        if (rp->status == REPLAY_SAME) {
+            diverge(rp, line, "the replayed core wrote a record after the "
+                    "recording's last one");
+        }
+        return;
+    }
+    want = comparable(rp, e->r.text);
+    got = comparable(rp, line);
+    if (strcmp(want, got)) {
+        diverge(rp, line, "the replayed core wrote another record");
+        return;
+    }
+    rp->cmp++;
+}
+
+/* ---- looking ahead for the host ---------------------------------------- */
+
+/*
+ * The first record from the comparer on of form kind that pred accepts;
+ * with this_transfer, only up to the transfer's end (a "bm done" or "bm
+ * stop") or the next command.
+ */
+static Rec *ahead(Replay *rp, AtalabTraceKind kind, bool this_transfer,
+                  bool (*pred)(const Rec *, const void *), const void *arg)
+{
+    uint64_t i;
+    Rec *r;
+
+    for (i = rp->cmp; i < rp->cmp + LOOKAHEAD && (r = at(rp, i)); i++) {
+        if (r->r.kind == kind && (!pred || pred(r, arg))) {
+            return r;
+        }
+        if (this_transfer && (r->r.kind == ATALAB_REC_BM_DONE ||
+                              r->r.kind == ATALAB_REC_BM_STOP ||
+                              r->r.kind == ATALAB_REC_ATA_CMD)) {
+            break;
+        }
+    }
+    return NULL;
+}
+
+static uint64_t get_u64(const Rec *r, const char *key, uint64_t dflt)
+{
+    uint64_t v;
+
+    return atalab_trace_get_u64(&r->r, key, &v) ? v : dflt;
+}
+
+static int64_t get_i64(const Rec *r, const char *key, int64_t dflt)
+{
+    int64_t v;
+
+    return atalab_trace_get_i64(&r->r, key, &v) ? v : dflt;
+}
+
+typedef struct PrdQuery {
+    uint64_t addr;
+    bool any_addr;              /* a normalized trace has no addresses */
+} PrdQuery;
+
+/* A PRD record (or run) with a descriptor left to hand out at addr. */
+static bool prd_serves(const Rec *r, const void *arg)
+{
+    const PrdQuery *q = arg;
+    uint64_t at_ = get_u64(r, "at", 0), n = get_u64(r, "prds", 1);
+
+    if (r->served >= n) {
+        return false;
+    }
+    return q->any_addr ||
+           q->addr == ((at_ + 8 * (uint64_t)r->served) & 0xFFFFFFFFu);
+}
+
+static bool abort_at(const Rec *r, const void *arg)
+{
+    const uint64_t *a = arg;
+
+    return !r->served && get_u64(r, "addr", 0) == a[0] &&
+           get_u64(r, "len", 0) == a[1];
+}
+
+/* Does the recording say this guest memory access failed? */
+static bool master_abort(Replay *rp, uint64_t addr, size_t len)
+{
+    uint64_t a[2] = { addr, len };
+    Rec *r = ahead(rp, ATALAB_REC_BM_MASTER_ABORT, true, abort_at, a);
+
+    if (r) {
+        r->served = 1;
+    }
+    return r != NULL;
+}
+
+/* Guest memory read: a PRD entry as recorded, else data (unknown: 0). */
+static int h_dma_read(void *opaque, uint64_t addr, void *buf, size_t len)
+{
+    Replay *rp = opaque;
+    PrdQuery q = { addr, rp->normalized };
+    Rec *r;
+
+    if (master_abort(rp, addr, len)) {
+        return -1;
+    }
+    memset(buf, 0, len);
+    if (len == 8 && (r = ahead(rp, ATALAB_REC_BM_PRD, true, prd_serves, &q))) {
+        uint64_t n = get_u64(r, "prds", 1), i = r->served++;
+        uint32_t region = get_u64(r, "addr", 0) + i * get_i64(r, "step", 0);
+
+        if (rp->normalized) {
+            /*
+             * Addresses are gone: each run gets a region of its own (16
+             * MiB apart), all its descriptors there, so that the writer
+             * folds the descriptors into the runs the recording has.
+             */
+            if (!i) {
+                rp->next_region += 16 * 1024 * 1024;
+                r->region = rp->next_region;
+            }
+            region = r->region;
+        }
+        uint32_t count = get_u64(r, "len", 0) & 0xFFFE;
+        uint32_t flags = count | (get_u64(r, "eot", 0) && i == n - 1 ?
+                                  0x80000000u : 0);
+        uint8_t *e = buf;
+        unsigned b;
+
+        for (b = 0; b < 4; b++) {
+            e[b] = region >> (8 * b);
+            e[4 + b] = flags >> (8 * b);
+        }
+    }
+    return 0;
+}
+
+static int h_dma_write(void *opaque, uint64_t addr, const void *buf,
+                       size_t len)
+{
+    return master_abort(opaque, addr, len) ? -1 : 0;
+}
+
+static bool is_direct(const Rec *r, const void *arg)
+{
+    return get_u64(r, "direct", 0) == 1;
+}
+
+/* Zero-copy where the recording's next backend request had it. */
+static void *h_dma_map(void *opaque, uint64_t addr, size_t *len,
+                       bool to_memory)
+{
+    Replay *rp = opaque;
+    Rec *io = ahead(rp, ATALAB_REC_ATA_IO, false, NULL, NULL);
+    void *p;
+
+    if (!io || !is_direct(io, NULL) || *len > 16 * 1024 * 1024) {
+        *len = 0;
+        return NULL;
+    }
+    p = g_malloc0(*len);
+    g_ptr_array_add(rp->maps, p);
+    return p;
+}
+
+static void h_dma_unmap(void *opaque, void *ptr, size_t len, bool to_memory,
+                        size_t done)
+{
+    Replay *rp = opaque;
+
+    g_ptr_array_remove_fast(rp->maps, ptr);
+}
+
+/* ---- the backend ------------------------------------------------------- */
+
+static void submit(Replay *rp, unsigned drive, bool read,
+                   const AtalabIoVec *iov, unsigned niov, AtalabIoDone *done,
+                   void *opaque)
+{
+    ReplayReq *q = &rp->req[drive];
+
+    if (q->busy) {
+        diverge(rp, NULL, "the replayed core sent drive %u a second request "
+                "while one was in flight", drive);
+        return;
+    }
+    q->busy = true;
+    q->read = read;
+    g_free(q->iov);
+    q->iov = niov ? g_memdup2(iov, niov * sizeof(*iov)) : NULL;
+    q->niov = niov;
+    q->done = done;
+    q->opaque = opaque;
+}
+
+static void h_readv(void *opaque, unsigned drive, uint64_t offset,
+                    const AtalabIoVec *iov, unsigned niov,
+                    AtalabIoDone *done, void *done_opaque)
+{
+    submit(opaque, drive, true, iov, niov, done, done_opaque);
+}
+
+static void h_writev(void *opaque, unsigned drive, uint64_t offset,
+                     const AtalabIoVec *iov, unsigned niov, bool fua,
+                     AtalabIoDone *done, void *done_opaque)
+{
+    submit(opaque, drive, false, iov, niov, done, done_opaque);
+}
+
+static void h_flush(void *opaque, unsigned drive, AtalabIoDone *done,
+                    void *done_opaque)
+{
+    submit(opaque, drive, false, NULL, 0, done, done_opaque);
+}
+
+/* The backend answers drive's request: data read are unknown (zeros). */
+static void answer(Replay *rp, unsigned drive, int ret)
+{
+    ReplayReq *q = &rp->req[drive];
+    unsigned i;
+
+    q->busy = false;
+    if (q->read && ret >= 0) {
+        for (i = 0; i < q->niov; i++) {
+            memset(q->iov[i].base, 0, q->iov[i].len);
+        }
+    }
+    rp->answers++;
+    q->done(q->opaque, ret);
+}
+
+static bool io_done_of(const Rec *r, const void *arg)
+{
+    unsigned drive = *(const unsigned *)arg;
+
+    return !r->delivered && r->r.channel * 2 + r->r.unit == (int)drive;
+}
+
+/* Drain: the drive's answer now, the one the recording has next. */
+static void h_drain(void *opaque, unsigned drive)
+{
+    Replay *rp = opaque;
+    Rec *r;
+    int ret = 0;
+
+    if (!rp->req[drive].busy) {
+        return;
+    }
+    r = ahead(rp, ATALAB_REC_ATA_IO_DONE, false, io_done_of, &drive);
+    if (r) {
+        r->delivered = true;
+        ret = get_i64(r, "ret", 0);
+    }
+    answer(rp, drive, ret);
+}
+
+/* ---- clock and timers -------------------------------------------------- */
+
+static int64_t h_clock(void *opaque)
+{
+    return ((Replay *)opaque)->now;
+}
+
+static AtalabTimer *h_timer_new(void *opaque, AtalabTimerFn *fn,
+                                void *fn_opaque)
+{
+    Replay *rp = opaque;
+    AtalabTimer *t = g_new0(AtalabTimer, 1);
+
+    t->fn = fn;
+    t->opaque = fn_opaque;
+    g_ptr_array_add(rp->timers, t);
+    return t;
+}
+
+static void h_timer_mod(void *opaque, AtalabTimer *t, int64_t expire)
+{
+    t->armed = true;
+    t->expire = expire;
+}
+
+static void h_timer_del(void *opaque, AtalabTimer *t)
+{
+    t->armed = false;
+}
+
+static void h_timer_free(void *opaque, AtalabTimer *t)
+{
+    g_ptr_array_remove_fast(((Replay *)opaque)->timers, t);
+    g_free(t);
+}
+
+/* ---- the controller from the header ------------------------------------ */
+
+static const char *header(const Replay *rp, const char *key)
+{
+    return atalab_trace_header(rp->f, key);
+}
+
+/* The controller the header describes, set up as atalab-ide does. */
+static bool build(Replay *rp)
+{
+    const AtalabPersonality *p;
+    AtalabDriveConfig drives[ATALAB_DRIVES] = { { 0 } };
+    const GPtrArray *lines = atalab_trace_header_lines(rp->f);
+    g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+    const char *v;
+    unsigned i;
+
+    v = header(rp, "personality");
+    if (!v || !(p = atalab_personality_find(v))) {
+        bad_input(rp, 0, "the header names no personality this core has "
+                  "(%s)", atalab_personality_names());
+        return false;
+    }
+    for (i = 0; i < ATALAB_DRIVES; i++) {
+        static const char *const str[3] = { "model", "serial", "fwrev" };
+        g_autofree char *key = g_strdup_printf("drive%u", i);
+        unsigned k;
+
+        v = header(rp, key);
+        if (!v) {
+            bad_input(rp, 0, "the header has no %s line", key);
+            return false;
+        }
+        if (!strcmp(v, "absent")) {
+            continue;
+        }
+        if (strncmp(v, "sectors=", 8) ||
+            !g_ascii_string_to_unsigned(v + 8, 10, 1, (1ull << 48) - 1,
+                                        &drives[i].sectors, NULL)) {
+            bad_input(rp, 0, "header %s is '%s', not absent or sectors=N "
+                      "(1 to 2^48-1)", key, v);
+            return false;
+        }
+        drives[i].present = true;
+        for (k = 0; k < 3; k++) {
+            g_autofree char *sk = g_strdup_printf("drive%u.%s", i, str[k]);
+
+            g_ptr_array_add(names, g_strdup(header(rp, sk)));
+        }
+        drives[i].model = g_ptr_array_index(names, names->len - 3);
+        drives[i].serial = g_ptr_array_index(names, names->len - 2);
+        drives[i].fwrev = g_ptr_array_index(names, names->len - 1);
+    }
+    rp->c = atalab_ctrl_new(p, &rp->host, drives);
+    for (i = 0; i < ATALAB_CHANNELS; i++) {
+        g_autofree char *key = g_strdup_printf("cable%u", i);
+
+        v = header(rp, key);
+        if (v && strcmp(v, "40") && strcmp(v, "80")) {
+            bad_input(rp, 0, "header %s is '%s', not 40 or 80", key, v);
+            return false;
+        }
+        if (v) {
+            atalab_ctrl_set_cable80(rp->c, i, !strcmp(v, "80"));
+        }
+    }
+    atalab_ctrl_set_strict(rp->c, !g_strcmp0(header(rp, "strict"), "on"));
+    v = header(rp, "fault-seed");
+    if (v) {
+        guint64 seed;
+
+        if (!g_ascii_string_to_unsigned(v, 10, 0, G_MAXUINT64, &seed, NULL)) {
+            bad_input(rp, 0, "header fault-seed is '%s', not a number", v);
+            return false;
+        }
+        atalab_faults_set_seed(atalab_ctrl_faults(rp->c), seed);
+    }
+    for (i = 0; i < lines->len; i++) {
+        const char *line = g_ptr_array_index(lines, i);
+        g_autofree char *why = NULL;
+
+        if (!g_str_has_prefix(line, "fault ")) {
+            continue;
+        }
+        /* header line i is line i + 2 of the file */
+        if (!atalab_faults_add(atalab_ctrl_faults(rp->c), line + 6, rp->path,
+                               i + 2, &why)) {
+            if (rp->status == REPLAY_SAME) {
+                rp->status = REPLAY_BAD_INPUT;
+                rp->why = g_steal_pointer(&why);    /* FILE:LINE:COLUMN */
+            }
+            return false;
+        }
+    }
+    atalab_ctrl_faults_changed(rp->c);
+    /* in the order atalab-ide sets the controller up */
+    atalab_ctrl_set_trace_data(rp->c,
+                               !g_strcmp0(header(rp, "trace-data"), "raw") ?
+                               ATALAB_TRACE_DATA_RAW : ATALAB_TRACE_DATA_BLOCK);
+    atalab_ctrl_set_trace_time(rp->c,
+                               !g_strcmp0(header(rp, "trace-time"),
+                                          "relative") ?
+                               ATALAB_TRACE_TIME_RELATIVE :
+                               ATALAB_TRACE_TIME_ABSOLUTE);
+    return rp->status == REPLAY_SAME;
+}
+
+/* ---- driving ----------------------------------------------------------- */
+
+static void clock_to(Replay *rp, int64_t t)
+{
+    if (t > rp->now) {
+        rp->now = t;
+    }
+}
+
+static bool within(Replay *rp, const Rec *r, uint64_t n, const char *what)
+{
+    if (n > rp->o->max_accesses) {
+        bad_input(rp, r->line, "%s=%" PRIu64 " is more than replay does "
+                  "(%" PRIu64 ")", what, n, rp->o->max_accesses);
+        return false;
+    }
+    return true;
+}
+
+static void access(Replay *rp, const AtalabTraceRecord *r, uint32_t value)
+{
+    AtalabCtrl *c = rp->c;
+
+    rp->accesses++;
+    if (!strcmp(r->source, "cfg")) {
+        if (r->offset < 0x40 || r->offset + r->size > 0x100) {
+            return;             /* not the core's */
+        }
+        if (r->write) {
+            atalab_ctrl_config_write(c, r->offset, value, r->size);
+        } else {
+            atalab_ctrl_config_read(c, r->offset, r->size);
+        }
+    } else if (!strcmp(r->source, "bm")) {
+        if (r->offset > 15) {
+            return;
+        }
+        if (r->write) {
+            atalab_ctrl_bm_write(c, r->offset, value, r->size);
+        } else {
+            atalab_ctrl_bm_read(c, r->offset, r->size);
+        }
+    } else if (!strncmp(r->source, "ata", 3)) {
+        if (r->offset > 7 || (r->offset && r->size != 1)) {
+            return;
+        }
+        if (r->write) {
+            atalab_ctrl_cmd_write(c, r->channel, r->offset, value, r->size);
+        } else {
+            atalab_ctrl_cmd_read(c, r->channel, r->offset, r->size);
+        }
+    } else if (!strncmp(r->source, "ctl", 3)) {
+        if (r->write) {
+            atalab_ctrl_ctl_write(c, r->channel, value);
+        } else {
+            atalab_ctrl_ctl_read(c, r->channel);
+        }
+    }
+}
+
+static void drive_access(Replay *rp, const Rec *e)
+{
+    const AtalabTraceRecord *r = &e->r;
+    uint64_t polls = get_u64(e, "polls", 1), i;
+    int64_t last = get_i64(e, "last", r->time);
+    uint32_t value = r->value;
+
+    if (!within(rp, e, polls, "polls")) {
+        return;
+    }
+    if (r->write && !strcmp(r->source, "bm") &&
+        !g_strcmp0(atalab_trace_get(r, "reg"), "BMIDTPX") && rp->normalized) {
+        value = 0;
+    }
+    for (i = 0; i < polls && rp->status == REPLAY_SAME; i++) {
+        if (i + 1 == polls) {
+            clock_to(rp, last);
+        }
+        access(rp, r, value);
+    }
+}
+
+/* A folded DRQ block: its data port accesses (written data unknown: 0). */
+static void drive_data(Replay *rp, const Rec *e)
+{
+    const AtalabTraceRecord *r = &e->r;
+    uint64_t bytes = get_u64(e, "bytes", 0), i;
+    const char *width = atalab_trace_get(r, "width");
+    unsigned size = !g_strcmp0(width, "4") ? 4 : 2;
+    bool in = !g_strcmp0(atalab_trace_word(r, 0), "in");
+
+    if (bytes > DATA_MAX || bytes % size) {
+        bad_input(rp, e->line, "a data block of %" PRIu64 " bytes in "
+                  "accesses of %u", bytes, size);
+        return;
+    }
+    for (i = 0; i < bytes / size && rp->status == REPLAY_SAME; i++) {
+        rp->accesses++;
+        if (in) {
+            atalab_ctrl_cmd_read(rp->c, r->channel, 0, size);
+        } else {
+            atalab_ctrl_cmd_write(rp->c, r->channel, 0, 0, size);
+        }
+    }
+}
+
+static void drive_io_done(Replay *rp, Rec *e)
+{
+    unsigned drive = e->r.channel * 2 + e->r.unit;
+
+    if (e->delivered) {
+        return;
+    }
+    if (!rp->req[drive].busy) {
+        diverge(rp, NULL, "the recording's backend answers drive %u here, "
+                "but the replayed core has no request in flight", drive);
+        return;
+    }
+    e->delivered = true;
+    answer(rp, drive, get_i64(e, "ret", 0));
+}
+
+static void drive_timer(Replay *rp, const Rec *e)
+{
+    AtalabTimer *first = NULL;
+    unsigned i;
+
+    for (i = 0; i < rp->timers->len; i++) {
+        AtalabTimer *t = g_ptr_array_index(rp->timers, i);
+
+        if (t->armed && (!first || t->expire < first->expire)) {
+            first = t;
+        }
+    }
+    if (!first) {
+        diverge(rp, NULL, "a timer fires in the recording here, but the "
+                "replayed core has none set");
+        return;
+    }
+    clock_to(rp, first->expire);
+    first->armed = false;
+    rp->timer_firings++;
+    first->fn(first->opaque);
+}
+
+static void history_add(Replay *rp, const Rec *e)
+{
+    g_autofree char *why = NULL;
+    History *h;
+    Rec *copy;
+
+    if (e->r.channel < 0 || e->r.kind == ATALAB_REC_ATA_REPEAT) {
+        return;
+    }
+    copy = g_new0(Rec, 1);
+    copy->line = e->line;
+    if (!atalab_trace_parse(e->r.text, false, &copy->r, &why)) {
+        g_free(copy);
+        return;                 /* parsed once already: cannot happen */
+    }
+    h = &rp->hist[e->r.channel];
+    if (h->rec[h->head]) {
+        rec_free(h->rec[h->head]);
+    }
+    h->rec[h->head] = copy;
+    h->head = (h->head + 1) % CYCLE_MAX;
+    h->n = MIN(h->n + 1, CYCLE_MAX);
+}
+
+static void drive_one(Replay *rp, Rec *e, bool in_repeat);
+
+/* A repeat: the channel's previous cycle, cycles times more. */
+static void drive_repeat(Replay *rp, Rec *e)
+{
+    History *h = &rp->hist[e->r.channel];
+    uint64_t cycles = get_u64(e, "cycles", 0), k = get_u64(e, "records", 0);
+    Rec *cycle[CYCLE_MAX];
+    uint64_t n, i;
+
+    if (!k || k > h->n) {
+        bad_input(rp, e->line, "a repeat of %" PRIu64 " records does not "
+                  "follow a cycle of as many", k);
+        return;
+    }
+    if (!within(rp, e, cycles * k, "cycles*records")) {
+        return;
+    }
+    for (i = 0; i < k; i++) {
+        cycle[i] = h->rec[(h->head + CYCLE_MAX - k + i) % CYCLE_MAX];
+    }
+    for (n = 0; n < cycles && rp->status == REPLAY_SAME; n++) {
+        for (i = 0; i < k && rp->status == REPLAY_SAME; i++) {
+            if (n + 1 == cycles && i + 1 == k) {
+                clock_to(rp, get_i64(e, "last", e->r.time));
+            }
+            drive_one(rp, cycle[i], true);
+        }
+    }
+}
+
+/* Feed the core what record e says came from outside it. */
+static void drive_one(Replay *rp, Rec *e, bool in_repeat)
+{
+    AtalabTraceRecord *r = &e->r;
+
+    if (!in_repeat) {
+        clock_to(rp, r->time);
+    }
+    switch (r->kind) {
+    case ATALAB_REC_ACCESS:
+        drive_access(rp, e);
+        break;
+    case ATALAB_REC_ATA_DATA:
+        drive_data(rp, e);
+        break;
+    case ATALAB_REC_ATA_REPEAT:
+        if (!in_repeat) {
+            drive_repeat(rp, e);
+        }
+        break;
+    case ATALAB_REC_ATA_IO_DONE:
+        if (in_repeat) {
+            /* the same answer again, for the request the cycle made */
+            unsigned drive = r->channel * 2 + r->unit;
+
+            if (!rp->req[drive].busy) {
+                diverge(rp, NULL, "a repeated cycle's backend answer finds "
+                        "no request of drive %u in flight", drive);
+                break;
+            }
+            answer(rp, drive, get_i64(e, "ret", 0));
+        } else {
+            drive_io_done(rp, e);
+        }
+        break;
+    case ATALAB_REC_ATA_TIMER:
+    case ATALAB_REC_ATA_FAULT_TIMER:
+        drive_timer(rp, e);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Records the core writes by itself when the host asks (not inputs). */
+static void drive_host_call(Replay *rp, const Rec *e, uint64_t index)
+{
+    if (index < rp->cmp) {
+        return;                 /* written already (by atalab_ctrl_new) */
+    }
+    switch (e->r.kind) {
+    case ATALAB_REC_CFG_RESET:
+        atalab_ctrl_reset(rp->c);
+        break;
+    case ATALAB_REC_CFG_FIRMWARE_INIT:
+        atalab_ctrl_firmware_init(rp->c);
+        break;
+    case ATALAB_REC_ATA_TIMING_SUMMARY:
+        atalab_ctrl_trace_summary(rp->c);
+        break;
+    default:
+        break;
+    }
+}
+
+static void run(Replay *rp)
+{
+    Rec *e;
+
+    for (rp->drv = 0; rp->status == REPLAY_SAME && (e = at(rp, rp->drv));
+         rp->drv++) {
+        rp->input = e;
+        drive_host_call(rp, e, rp->drv);
+        if (rp->status == REPLAY_SAME && rp->drv >= rp->cmp) {
+            drive_one(rp, e, false);
+        }
+        history_add(rp, e);
+        window_trim(rp);
+    }
+    rp->input = NULL;
+    if (rp->status == REPLAY_SAME) {
+        atalab_ctrl_trace_flush(rp->c);
+    }
+    if (rp->status == REPLAY_SAME && at(rp, rp->cmp)) {
+        diverge(rp, NULL, "the replayed core never wrote this record");
+    }
+}
+
+/* ---- the report -------------------------------------------------------- */
+
+static void report(Replay *rp)
+{
+    uint64_t from = rp->cmp > rp->o->context ? rp->cmp - rp->o->context : 0;
+    uint64_t i;
+    Rec *e = at(rp, rp->cmp), *r;
+
+    fprintf(rp->out, "%s:%u: replay diverges: %s\n", rp->path,
+            e ? e->line : atalab_trace_line(rp->f), rp->why);
+    fprintf(rp->out, "  recorded: %s\n", e ? e->r.text : "(end of trace)");
+    fprintf(rp->out, "  replayed: %s\n",
+            rp->diverged_actual ? rp->diverged_actual : "(nothing)");
+    if (rp->input && rp->input != e) {
+        fprintf(rp->out, "  while replaying line %u: %s\n", rp->input->line,
+                rp->input->r.text);
+    }
+    fprintf(rp->out, "records around it in the recording:\n");
+    from = MAX(from, rp->base);
+    for (i = from; i <= rp->cmp + rp->o->context && (r = at(rp, i)); i++) {
+        fprintf(rp->out, "%s %6u  %s\n", i == rp->cmp ? ">" : " ", r->line,
+                r->r.text);
+    }
+    fprintf(rp->out, "(times and data are not compared; "
+            "docs/trace-replay.md)\n");
+}
+
+/* ---- entry ------------------------------------------------------------- */
+
+void replay_options_init(ReplayOptions *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->context = 5;
+    o->max_accesses = 10 * 1000 * 1000;
+}
+
+int replay_trace(AtalabTraceFile *f, const ReplayOptions *o, FILE *out,
+                 FILE *err)
+{
+    Replay *rp = g_new0(Replay, 1);
+    int status;
+    unsigned i;
+
+    rp->o = o;
+    rp->f = f;
+    rp->path = atalab_trace_path(f);
+    rp->out = out;
+    rp->err = err;
+    rp->normalized = !g_strcmp0(atalab_trace_header(f, "normalized"), "yes");
+    rp->win = g_ptr_array_new_with_free_func(rec_free);
+    rp->timers = g_ptr_array_new();
+    rp->maps = g_ptr_array_new_with_free_func(g_free);
+    rp->host = (AtalabHost) {
+        .opaque = rp,
+        .dma_read = h_dma_read,
+        .dma_write = h_dma_write,
+        .dma_map = h_dma_map,
+        .dma_unmap = h_dma_unmap,
+        .blk_readv = h_readv,
+        .blk_writev = h_writev,
+        .blk_flush = h_flush,
+        .blk_drain = h_drain,
+        .clock_ns = h_clock,
+        .timer_new = h_timer_new,
+        .timer_mod = h_timer_mod,
+        .timer_del = h_timer_del,
+        .timer_free = h_timer_free,
+        .trace = on_record,
+        .trace_opaque = rp,
+    };
+    if (build(rp)) {
+        run(rp);
+    }
+    status = rp->status;
+    if (status == REPLAY_BAD_INPUT) {
+        fprintf(err, "%s\n", rp->why);
+    } else if (status == REPLAY_DIVERGED) {
+        report(rp);
+    } else if (!o->quiet) {
+        fprintf(out, "%s: %" PRIu64 " records replayed, the core agrees "
+                "(%" PRIu64 " guest accesses, %" PRIu64 " backend answers, "
+                "%" PRIu64 " timers)\n", rp->path, rp->cmp, rp->accesses,
+                rp->answers, rp->timer_firings);
+    }
+    if (rp->c) {
+        unsigned round;
+
+        /*
+         * Requests still in flight are failed so that the core can be freed
+         * (the records this writes are not compared any more).
+         */
+        rp->status = REPLAY_DIVERGED;
+        for (round = 0; round < 8; round++) {
+            for (i = 0; i < ATALAB_DRIVES; i++) {
+                if (rp->req[i].busy) {
+                    answer(rp, i, -5);
+                }
+            }
+        }
+        atalab_ctrl_free(rp->c);
+    }
+    for (i = 0; i < ATALAB_DRIVES; i++) {
+        g_free(rp->req[i].iov);
+    }
+    for (i = 0; i < ATALAB_CHANNELS; i++) {
+        unsigned k;
+
+        for (k = 0; k < CYCLE_MAX; k++) {
+            if (rp->hist[i].rec[k]) {
+                rec_free(rp->hist[i].rec[k]);
+            }
+        }
+    }
+    while (rp->timers->len) {
+        g_free(g_ptr_array_steal_index(rp->timers, 0));
+    }
+    g_ptr_array_unref(rp->timers);
+    g_ptr_array_unref(rp->maps);
+    g_ptr_array_unref(rp->win);
+    g_free(rp->diverged_actual);
+    g_free(rp->why);
+    g_free(rp);
+    atalab_trace_close(f);
+    return status;
+}
