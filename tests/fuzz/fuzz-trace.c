@@ -44,6 +44,7 @@ int fuzz_trace_run(const uint8_t *data, size_t size)
     replay_options_init(&o);
     /* an input is a few KiB: no record needs to stand for more */
     o.max_accesses = 20000;
+    o.max_data_bytes = 8 * 1024 * 1024;
     o.quiet = true;
     return replay_trace(f, &o, sink(), sink());
 }

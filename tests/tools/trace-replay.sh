@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # tools/atalab trace replay: every golden trace replays on the emulator core
-# alone; a recording changed in one Status bit, or missing a backend
-# answer, diverges (exit 1, the records around it); a core changed in one
-# Status bit (a copy of qemu-device/core, built here) diverges on the
-# goldens; malformed or hostile traces stop with FILE:LINE (exit 2).
+# alone; a recording changed in one Status bit, a data sum or missing a
+# backend answer diverges (exit 1, the records around it); cores changed in
+# one Status bit or one byte of the PIO data they move (copies of
+# qemu-device/core, built here) diverge on the goldens; malformed or
+# hostile traces stop with FILE:LINE (exit 2).
 . "$(dirname "$0")/lib.sh"
 GOLDEN=$ATALAB_ROOT/traces/golden
 check "tools/atalab trace replay runs" "$ATALAB" trace replay --quiet "$GOLDEN/piix4-ata_piix-pio.trace"
@@ -50,6 +51,14 @@ replay_is 1 "the replayed core never wrote this record" "$TOOL" replay "$WORK/ex
 head -n -3 "$G" >"$WORK/short.trace"
 replay_is 1 "after the recording's last one" "$TOOL" replay "$WORK/short.trace"
 
+# A block read back recorded with other data than was written there.
+P=$GOLDEN/piix4-ata_piix-pio.trace
+sum=$(grep ' data d0 out ' "$P" | sed -n '2s/.* sum=\(0x[0-9a-f]*\) .*/\1/p')
+awk -v sum="$sum" '!done && / data d0 in / && index($0, "sum=" sum " ") {
+	sub("sum=" sum, "sum=0x12345678"); done = 1 } { print }' "$P" >"$WORK/data.trace"
+replay_is 1 "the block's data are those of a block recorded with sum=$sum, not 0x12345678" \
+	"$TOOL" replay "$WORK/data.trace"
+
 # ---- a changed core -----------------------------------------------------------
 # The same goldens against a core whose drives leave DSC out of Status.
 cp -r "$ATALAB_ROOT/qemu-device/core" "$WORK/core"
@@ -66,6 +75,23 @@ else
 	bad "the mutant core did not build"
 fi
 
+# Cores that change a byte of the data they move: PIO in, PIO out.
+mutant() {
+	local name=$1 file=$2 before=$3 insert=$4
+	rm -rf "$WORK/core" && cp -r "$ATALAB_ROOT/qemu-device/core" "$WORK/core"
+	BEFORE=$before INSERT=$insert perl -0pi -e \
+		's/\Q$ENV{BEFORE}\E/$ENV{INSERT}$ENV{BEFORE}/ or die "no match\n"' "$WORK/core/$file" ||
+		bad "mutation $name did not apply"
+	gcc -std=gnu11 -O1 -w -I"$WORK/core" -I"$ATALAB_ROOT/tools/trace" -o "$WORK/$name" \
+		"$ATALAB_ROOT/tools/trace"/*.c "$WORK/core"/*.c "${glib[@]}" || bad "mutant $name did not build"
+}
+mutant pio-in ata-io.c "    d->lba += d->cur_block;" "    d->pio_buf[5] ^= 0x20;
+"
+replay_is 1 "the data port gave bytes the backend did not serve for this command" "$WORK/pio-in" replay "$P"
+mutant pio-out ata-io.c "    atalab_ata_io_write(d, d->lba, d->cur_block, d->pio_buf," "    d->pio_buf[7] ^= 0x01;
+"
+replay_is 1 "drive 0's backend write does not hold the bytes the data port was given" "$WORK/pio-out" replay "$P"
+
 # ---- bad input ----------------------------------------------------------------
 sed 's/^# personality piix4$/# personality piix9/' "$G" >"$WORK/pers.trace"
 replay_is 2 "pers.trace: the header names no personality this core has" "$TOOL" replay "$WORK/pers.trace"
@@ -78,7 +104,6 @@ replay_is 2 "malformed.trace:40: value '0x5'" "$TOOL" replay "$WORK/malformed.tr
 awk '/ ctl0 r 0x0 1 / && !done { print "0 ctl0 r 0x0 1 0x50 reg=AltStatus bits=DRDY|DSC dev=0 seq=0 polls=4000000000"; done = NR }
 	{ print }' "$G" >"$WORK/polls.trace"
 replay_is 2 "polls=4000000000 is more than replay does (10000000)" "$TOOL" replay "$WORK/polls.trace"
-P=$GOLDEN/piix4-ata_piix-pio.trace
 sed '0,/ repeat d0 cycles=[0-9]* records=[0-9]* /s/ records=[0-9]* / records=99 /' "$P" >"$WORK/repeat.trace"
 replay_is 2 "a repeat of 99 records does not follow a cycle of as many" "$TOOL" replay "$WORK/repeat.trace"
 replay_is 2 "--max-accesses wants a number" "$TOOL" replay --max-accesses 0 "$P"

@@ -202,15 +202,21 @@ static bool check_keys(const char *keys, const AtalabTraceRecord *rec,
 /*
  * tok[from..n) into rec->field, the words also into words[]; val[i] is the
  * value of a key=value token (its '=' already cut), NULL for a word.
+ * false (and *why) when there are more than a record holds.
  */
-static void split_fields(AtalabTraceRecord *rec, char **tok, char **val,
+static bool split_fields(AtalabTraceRecord *rec, char **tok, char **val,
                          unsigned from, unsigned n, char **words,
-                         unsigned *n_words)
+                         unsigned *n_words, char **why)
 {
     unsigned i;
 
     rec->n_fields = 0;
     *n_words = 0;
+    if (n > from + ATALAB_TRACE_MAX_FIELDS) {
+        *why = g_strdup_printf("more than %d fields after the record's head",
+                               ATALAB_TRACE_MAX_FIELDS);
+        return false;
+    }
     for (i = from; i < n; i++) {
         AtalabTraceField *fl = &rec->field[rec->n_fields++];
 
@@ -220,6 +226,7 @@ static void split_fields(AtalabTraceRecord *rec, char **tok, char **val,
             words[(*n_words)++] = tok[i];
         }
     }
+    return true;
 }
 
 /* ---- records ---------------------------------------------------------- */
@@ -281,7 +288,9 @@ static bool parse_access(AtalabTraceRecord *rec, char **tok, char **val,
     if (!strcmp(rec->source, "bm")) {
         rec->channel = rec->offset >= 8;
     }
-    split_fields(rec, tok, val, 6, n, words, &n_words);
+    if (!split_fields(rec, tok, val, 6, n, words, &n_words, why)) {
+        return false;
+    }
     if (n_words) {
         *why = g_strdup_printf("unexpected word '%s'", words[0]);
         return false;
@@ -313,7 +322,9 @@ static bool try_form(AtalabTraceRecord *rec, const AtalabTraceForm *f,
         }
         at++;
     }
-    split_fields(rec, tok, val, at, n, words, &n_words);
+    if (!split_fields(rec, tok, val, at, n, words, &n_words, why)) {
+        return false;
+    }
     if (!check_words(f, words, n_words, why) ||
         !check_keys(f->keys, rec, strict, why)) {
         return false;

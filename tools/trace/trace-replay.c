@@ -32,6 +32,7 @@ typedef struct Rec {
 typedef struct ReplayReq {
     bool busy;
     bool read;
+    uint64_t offset;            /* bytes */
     AtalabIoVec *iov;
     unsigned niov;
     AtalabIoDone *done;
@@ -71,6 +72,20 @@ typedef struct Replay {
     GPtrArray *timers;          /* AtalabTimer * */
     GPtrArray *maps;            /* buffers lent by dma_map */
     History hist[ATALAB_CHANNELS];
+    /* data (docs/trace-replay.md, "Data") */
+    GHashTable *disk;           /* drive << 56 | lba -> 512 bytes written */
+    GHashTable *fed;            /* recorded sum << 32 | bytes -> GBytes */
+    GHashTable *seen;           /* hash64 of bytes -> recorded sum */
+    uint64_t data_bytes;        /* held in disk and fed */
+    uint64_t fresh;             /* blocks of new bytes made */
+    uint64_t repeat_hash;       /* a repeat's data in, being replayed */
+    bool in_repeat_data;
+    uint64_t blocks_checked;
+    /* per drive, its command's data as the backend served it (PIO in),
+     * the bytes fed to its data port not yet written (PIO out) */
+    GByteArray *served[ATALAB_DRIVES];
+    GByteArray *unwritten[ATALAB_DRIVES];
+    bool corrupted[ATALAB_DRIVES];  /* a corrupt rule fired: data differ */
     /* outcome */
     int status;                 /* REPLAY_SAME, ... */
     char *diverged_actual;      /* what the core wrote (NULL: nothing) */
@@ -235,6 +250,18 @@ static void on_record(void *opaque, const char *line)
         return;
     }
     rp->cmp++;
+    if (e->r.channel >= 0 && e->r.unit >= 0 &&
+        !strncmp(e->r.source, "ata", 3)) {
+        unsigned drive = e->r.channel * 2 + e->r.unit;
+
+        if (e->r.kind == ATALAB_REC_ATA_CMD) {
+            g_byte_array_set_size(rp->served[drive], 0);
+            g_byte_array_set_size(rp->unwritten[drive], 0);
+            rp->corrupted[drive] = false;
+        } else if (e->r.kind == ATALAB_REC_ATA_FAULT_CORRUPTED) {
+            rp->corrupted[drive] = true;
+        }
+    }
 }
 
 /* ---- looking ahead for the host ---------------------------------------- */
@@ -394,7 +421,7 @@ static void h_dma_unmap(void *opaque, void *ptr, size_t len, bool to_memory,
 
 /* ---- the backend ------------------------------------------------------- */
 
-static void submit(Replay *rp, unsigned drive, bool read,
+static void submit(Replay *rp, unsigned drive, bool read, uint64_t offset,
                    const AtalabIoVec *iov, unsigned niov, AtalabIoDone *done,
                    void *opaque)
 {
@@ -407,6 +434,7 @@ static void submit(Replay *rp, unsigned drive, bool read,
     }
     q->busy = true;
     q->read = read;
+    q->offset = offset;
     g_free(q->iov);
     q->iov = niov ? g_memdup2(iov, niov * sizeof(*iov)) : NULL;
     q->niov = niov;
@@ -418,33 +446,224 @@ static void h_readv(void *opaque, unsigned drive, uint64_t offset,
                     const AtalabIoVec *iov, unsigned niov,
                     AtalabIoDone *done, void *done_opaque)
 {
-    submit(opaque, drive, true, iov, niov, done, done_opaque);
+    submit(opaque, drive, true, offset, iov, niov, done, done_opaque);
 }
 
 static void h_writev(void *opaque, unsigned drive, uint64_t offset,
                      const AtalabIoVec *iov, unsigned niov, bool fua,
                      AtalabIoDone *done, void *done_opaque)
 {
-    submit(opaque, drive, false, iov, niov, done, done_opaque);
+    submit(opaque, drive, false, offset, iov, niov, done, done_opaque);
 }
 
 static void h_flush(void *opaque, unsigned drive, AtalabIoDone *done,
                     void *done_opaque)
 {
-    submit(opaque, drive, false, NULL, 0, done, done_opaque);
+    submit(opaque, drive, false, 0, NULL, 0, done, done_opaque);
 }
 
-/* The backend answers drive's request: data read are unknown (zeros). */
+/* ---- data ---------------------------------------------------------------- */
+
+static uint64_t mix64(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+/* Bytes no other block has: a block the recording's data cannot give. */
+static void fill_unique(uint8_t *p, size_t len, uint64_t key)
+{
+    size_t i;
+
+    for (i = 0; i < len; i++) {
+        p[i] = mix64(key * 0x10001ull + i / 8) >> (8 * (i % 8));
+    }
+}
+
+static uint64_t hash64(const uint8_t *p, size_t len)
+{
+    uint64_t h = 14695981039346656037ull;
+    size_t i;
+
+    for (i = 0; i < len; i++) {
+        h = (h ^ p[i]) * 1099511628211ull;
+    }
+    return h;
+}
+
+static bool data_room(Replay *rp, size_t more)
+{
+    if (rp->data_bytes + more > rp->o->max_data_bytes) {
+        bad_input(rp, rp->input ? rp->input->line : 0, "the run moves more "
+                  "than %" PRIu64 " bytes of data to replay",
+                  rp->o->max_data_bytes);
+        return false;
+    }
+    rp->data_bytes += more;
+    return true;
+}
+
+/* One sector of drive's disk: what the core wrote, or unique bytes. */
+static void disk_read(Replay *rp, unsigned drive, uint64_t lba, uint8_t *p)
+{
+    const uint8_t *d = g_hash_table_lookup(rp->disk,
+                                           GSIZE_TO_POINTER((uint64_t)drive << 56 |
+                                                            lba));
+
+    if (d) {
+        memcpy(p, d, 512);
+    } else {
+        fill_unique(p, 512, ((uint64_t)drive << 56 | lba) ^ 0xD15Cull << 40);
+    }
+}
+
+static void disk_write(Replay *rp, unsigned drive, uint64_t lba,
+                       const uint8_t *p)
+{
+    gpointer key = GSIZE_TO_POINTER((uint64_t)drive << 56 | lba);
+
+    if (!g_hash_table_contains(rp->disk, key) && !data_room(rp, 512)) {
+        return;
+    }
+    g_hash_table_insert(rp->disk, key, g_memdup2(p, 512));
+}
+
+/* Move a request's data between its buffers and the disk, sector by sector. */
+static void disk_move(Replay *rp, unsigned drive, ReplayReq *q)
+{
+    uint8_t sector[512];
+    uint64_t lba = q->offset / 512;
+    size_t at = 0, i, n;
+
+    for (i = 0; i < q->niov && rp->status == REPLAY_SAME; i++) {
+        uint8_t *b = q->iov[i].base;
+        size_t done = 0;
+
+        while (done < q->iov[i].len) {
+            size_t off = at % 512;
+
+            n = MIN(q->iov[i].len - done, 512 - off);
+            if (q->read) {
+                disk_read(rp, drive, lba + at / 512, sector);
+                memcpy(b + done, sector + off, n);
+            } else {
+                if (off || n != 512) {
+                    disk_read(rp, drive, lba + at / 512, sector);
+                }
+                memcpy(sector + off, b + done, n);
+                if (off + n == 512) {
+                    disk_write(rp, drive, lba + at / 512, sector);
+                }
+            }
+            done += n;
+            at += n;
+        }
+    }
+}
+
+/*
+ * The block of bytes the recording's data record (sum) stood for: bytes
+ * moved in the replay that hash alike must have been recorded alike.
+ */
+static void data_check(Replay *rp, const Rec *e, const uint8_t *p, size_t len,
+                       uint32_t sum)
+{
+    gpointer key = GSIZE_TO_POINTER(hash64(p, len));
+    gpointer old;
+
+    rp->blocks_checked++;
+    if (g_hash_table_lookup_extended(rp->seen, key, NULL, &old)) {
+        if (GPOINTER_TO_UINT(old) != sum) {
+            diverge(rp, NULL, "the block's data are those of a block "
+                    "recorded with sum=0x%08x, not 0x%08x (the core moved "
+                    "other data)", GPOINTER_TO_UINT(old), sum);
+        }
+        return;
+    }
+    g_hash_table_insert(rp->seen, key, GUINT_TO_POINTER(sum));
+}
+
+/*
+ * The bytes a recorded data-out block (sum, len) is replayed with: the same
+ * for the same sum, unique otherwise; fresh ones in a repeat, whose blocks'
+ * sums are not recorded.
+ */
+static const uint8_t *data_to_write(Replay *rp, uint32_t sum, size_t len,
+                                    bool fresh)
+{
+    gpointer key = GSIZE_TO_POINTER((uint64_t)sum << 32 | len);
+    GBytes *b = fresh ? NULL : g_hash_table_lookup(rp->fed, key);
+    uint8_t *p;
+
+    if (b) {
+        return g_bytes_get_data(b, NULL);
+    }
+    if (!data_room(rp, len)) {
+        return NULL;
+    }
+    p = g_malloc(len);
+    fill_unique(p, len, ++rp->fresh ^ 0xFEEDull << 40);
+    b = g_bytes_new_take(p, len);
+    if (fresh) {
+        /* kept only as long as the replay: the key is unique */
+        key = GSIZE_TO_POINTER(1ull << 63 | rp->fresh);
+    }
+    g_hash_table_insert(rp->fed, key, b);
+    return p;
+}
+
+/* Does needle occur in hay? */
+static bool has_bytes(const GByteArray *hay, const uint8_t *needle, size_t n)
+{
+    size_t i;
+
+    for (i = 0; n && i + n <= hay->len; i++) {
+        if (hay->data[i] == needle[0] && !memcmp(hay->data + i, needle, n)) {
+            return true;
+        }
+    }
+    return !n;
+}
+
+/*
+ * What the backend got or gave: a read's data, for the command's PIO
+ * blocks to come from; a write's data must hold the bytes fed to the data
+ * port since the last write (unless a corrupt rule changed them).
+ */
+static void data_served(Replay *rp, unsigned drive, const ReplayReq *q)
+{
+    g_autoptr(GByteArray) data = g_byte_array_new();
+    GByteArray *fed = rp->unwritten[drive];
+    unsigned i;
+
+    for (i = 0; i < q->niov; i++) {
+        g_byte_array_append(data, q->iov[i].base, q->iov[i].len);
+    }
+    if (q->read) {
+        if (rp->served[drive]->len + data->len <= DATA_MAX * 2) {
+            g_byte_array_append(rp->served[drive], data->data, data->len);
+        }
+        return;
+    }
+    if (fed->len && !rp->corrupted[drive] &&
+        !has_bytes(data, fed->data, MIN(fed->len, data->len))) {
+        diverge(rp, NULL, "drive %u's backend write does not hold the bytes "
+                "the data port was given", drive);
+    }
+    g_byte_array_set_size(fed, 0);
+}
+
+/* The backend answers drive's request. */
 static void answer(Replay *rp, unsigned drive, int ret)
 {
     ReplayReq *q = &rp->req[drive];
-    unsigned i;
 
     q->busy = false;
-    if (q->read && ret >= 0) {
-        for (i = 0; i < q->niov; i++) {
-            memset(q->iov[i].base, 0, q->iov[i].len);
-        }
+    if (ret >= 0 && q->niov) {
+        disk_move(rp, drive, q);
+        data_served(rp, drive, q);
     }
     rp->answers++;
     q->done(q->opaque, ret);
@@ -700,27 +919,69 @@ static void drive_access(Replay *rp, const Rec *e)
     }
 }
 
-/* A folded DRQ block: its data port accesses (written data unknown: 0). */
-static void drive_data(Replay *rp, const Rec *e)
+/*
+ * A folded DRQ block: its data port accesses.  Written bytes are chosen by
+ * the recorded sum (data_to_write); the bytes read are checked against the
+ * recorded sum (data_check), or, in a repeat, hashed for the repeat's sums.
+ */
+static void drive_data(Replay *rp, const Rec *e, bool in_repeat)
 {
     const AtalabTraceRecord *r = &e->r;
     uint64_t bytes = get_u64(e, "bytes", 0), i;
+    uint32_t sum = get_u64(e, "sum", 0);
     const char *width = atalab_trace_get(r, "width");
-    unsigned size = !g_strcmp0(width, "4") ? 4 : 2;
+    unsigned size = !g_strcmp0(width, "4") ? 4 : 2, b, drive;
     bool in = !g_strcmp0(atalab_trace_word(r, 0), "in");
+    g_autofree uint8_t *got = NULL;
+    const uint8_t *put = NULL;
 
     if (bytes > DATA_MAX || bytes % size) {
         bad_input(rp, e->line, "a data block of %" PRIu64 " bytes in "
                   "accesses of %u", bytes, size);
         return;
     }
+    if (in) {
+        got = g_malloc(bytes);
+    } else if (!(put = data_to_write(rp, sum, bytes, in_repeat))) {
+        return;
+    }
     for (i = 0; i < bytes / size && rp->status == REPLAY_SAME; i++) {
+        uint32_t v = 0;
+
         rp->accesses++;
         if (in) {
-            atalab_ctrl_cmd_read(rp->c, r->channel, 0, size);
+            v = atalab_ctrl_cmd_read(rp->c, r->channel, 0, size);
+            for (b = 0; b < size; b++) {
+                got[i * size + b] = v >> (8 * b);
+            }
         } else {
-            atalab_ctrl_cmd_write(rp->c, r->channel, 0, 0, size);
+            for (b = 0; b < size; b++) {
+                v |= (uint32_t)put[i * size + b] << (8 * b);
+            }
+            atalab_ctrl_cmd_write(rp->c, r->channel, 0, v, size);
         }
+    }
+    if (rp->status != REPLAY_SAME) {
+        return;
+    }
+    drive = r->channel * 2 + r->unit;
+    if (!in) {
+        if (rp->unwritten[drive]->len + bytes <= DATA_MAX * 2) {
+            g_byte_array_append(rp->unwritten[drive], put, bytes);
+        }
+    } else if (rp->served[drive]->len && !rp->corrupted[drive] &&
+               !has_bytes(rp->served[drive], got, bytes)) {
+        /* a command reading the medium: its blocks come from the backend */
+        diverge(rp, NULL, "the data port gave bytes the backend did not "
+                "serve for this command");
+        return;
+    }
+    if (in && in_repeat) {
+        rp->repeat_hash = mix64(rp->repeat_hash ^ hash64(got, bytes));
+    } else if (in) {
+        data_check(rp, e, got, bytes, sum);
+    } else if (!in_repeat) {
+        data_check(rp, e, put, bytes, sum);
     }
 }
 
@@ -808,6 +1069,7 @@ static void drive_repeat(Replay *rp, Rec *e)
     for (i = 0; i < k; i++) {
         cycle[i] = h->rec[(h->head + CYCLE_MAX - k + i) % CYCLE_MAX];
     }
+    rp->repeat_hash = 0;
     for (n = 0; n < cycles && rp->status == REPLAY_SAME; n++) {
         for (i = 0; i < k && rp->status == REPLAY_SAME; i++) {
             if (n + 1 == cycles && i + 1 == k) {
@@ -815,6 +1077,15 @@ static void drive_repeat(Replay *rp, Rec *e)
             }
             drive_one(rp, cycle[i], true);
         }
+    }
+    if (rp->status == REPLAY_SAME && rp->repeat_hash) {
+        /* the repeated blocks read: their combined sums as recorded */
+        uint8_t digest[8];
+
+        for (i = 0; i < 8; i++) {
+            digest[i] = rp->repeat_hash >> (8 * i);
+        }
+        data_check(rp, e, digest, sizeof(digest), get_u64(e, "sums", 0));
     }
 }
 
@@ -831,7 +1102,7 @@ static void drive_one(Replay *rp, Rec *e, bool in_repeat)
         drive_access(rp, e);
         break;
     case ATALAB_REC_ATA_DATA:
-        drive_data(rp, e);
+        drive_data(rp, e, in_repeat);
         break;
     case ATALAB_REC_ATA_REPEAT:
         if (!in_repeat) {
@@ -940,6 +1211,7 @@ void replay_options_init(ReplayOptions *o)
     memset(o, 0, sizeof(*o));
     o->context = 5;
     o->max_accesses = 10 * 1000 * 1000;
+    o->max_data_bytes = 1024 * 1024 * 1024;
 }
 
 int replay_trace(AtalabTraceFile *f, const ReplayOptions *o, FILE *out,
@@ -958,6 +1230,15 @@ int replay_trace(AtalabTraceFile *f, const ReplayOptions *o, FILE *out,
     rp->win = g_ptr_array_new_with_free_func(rec_free);
     rp->timers = g_ptr_array_new();
     rp->maps = g_ptr_array_new_with_free_func(g_free);
+    rp->disk = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
+                                     g_free);
+    rp->fed = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
+                                    (GDestroyNotify)g_bytes_unref);
+    rp->seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+    for (i = 0; i < ATALAB_DRIVES; i++) {
+        rp->served[i] = g_byte_array_new();
+        rp->unwritten[i] = g_byte_array_new();
+    }
     rp->host = (AtalabHost) {
         .opaque = rp,
         .dma_read = h_dma_read,
@@ -987,8 +1268,9 @@ int replay_trace(AtalabTraceFile *f, const ReplayOptions *o, FILE *out,
     } else if (!o->quiet) {
         fprintf(out, "%s: %" PRIu64 " records replayed, the core agrees "
                 "(%" PRIu64 " guest accesses, %" PRIu64 " backend answers, "
-                "%" PRIu64 " timers)\n", rp->path, rp->cmp, rp->accesses,
-                rp->answers, rp->timer_firings);
+                "%" PRIu64 " timers, %" PRIu64 " data blocks)\n", rp->path,
+                rp->cmp, rp->accesses, rp->answers, rp->timer_firings,
+                rp->blocks_checked);
     }
     if (rp->c) {
         unsigned round;
@@ -1009,6 +1291,8 @@ int replay_trace(AtalabTraceFile *f, const ReplayOptions *o, FILE *out,
     }
     for (i = 0; i < ATALAB_DRIVES; i++) {
         g_free(rp->req[i].iov);
+        g_byte_array_unref(rp->served[i]);
+        g_byte_array_unref(rp->unwritten[i]);
     }
     for (i = 0; i < ATALAB_CHANNELS; i++) {
         unsigned k;
@@ -1025,6 +1309,9 @@ int replay_trace(AtalabTraceFile *f, const ReplayOptions *o, FILE *out,
     g_ptr_array_unref(rp->timers);
     g_ptr_array_unref(rp->maps);
     g_ptr_array_unref(rp->win);
+    g_hash_table_unref(rp->disk);
+    g_hash_table_unref(rp->fed);
+    g_hash_table_unref(rp->seen);
     g_free(rp->diverged_actual);
     g_free(rp->why);
     g_free(rp);

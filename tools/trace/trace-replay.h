@@ -32,6 +32,7 @@ typedef struct ReplayOptions {
     unsigned context;           /* recorded records shown around a divergence */
     /* Bounds for untrusted input: most guest accesses one record stands for */
     uint64_t max_accesses;
+    uint64_t max_data_bytes;    /* data the replay's disk and writes hold */
     bool quiet;                 /* no summary line on success */
 } ReplayOptions;
 
