@@ -112,6 +112,7 @@ typedef struct AtaFaultPlan {
 typedef enum AtaFaultWait {
     ATA_FAULT_WAIT_NONE,
     ATA_FAULT_WAIT_COMPLETION,  /* latency: then the command completes */
+    ATA_FAULT_WAIT_LAST_BLOCK,  /* latency, PIO data-in: then its last block */
     ATA_FAULT_WAIT_RESET,       /* reset-fail: then BSY clears */
     ATA_FAULT_WAIT_REINSERT,    /* remove: then the drive is back */
 } AtaFaultWait;

@@ -68,6 +68,12 @@ static void fault_timer_fired(void *opaque)
             atalab_ata_cmd_ok(d);
         }
         break;
+    case ATA_FAULT_WAIT_LAST_BLOCK:
+        d->fault_wait = ATA_FAULT_WAIT_NONE;
+        if (d->fault_wait_seq == d->seq && d->phase == ATA_PHASE_PIO_IN) {
+            atalab_ata_pio_in_present(d);
+        }
+        break;
     case ATA_FAULT_WAIT_RESET:
         d->fault_wait = ATA_FAULT_WAIT_NONE;
         if (d->present && d->phase == ATA_PHASE_IDLE) {
@@ -123,6 +129,7 @@ void atalab_ata_fault_reset(AtalabDrive *d, bool power_on)
 {
     memset(&d->fault, 0, sizeof(d->fault));
     if (d->fault_wait == ATA_FAULT_WAIT_COMPLETION ||
+        d->fault_wait == ATA_FAULT_WAIT_LAST_BLOCK ||
         (power_on && d->fault_wait == ATA_FAULT_WAIT_RESET)) {
         fault_wait_cancel(d);
     }
@@ -371,6 +378,20 @@ bool atalab_ata_fault_complete(AtalabDrive *d)
         return true;
     }
     return false;
+}
+
+bool atalab_ata_fault_delay_last_block(AtalabDrive *d)
+{
+    AtaFaultPlan *plan = &d->fault;
+    int64_t ns = plan->latency;
+
+    if (!ns) {
+        return false;
+    }
+    plan->latency = 0;
+    d->status = ATA_STAT_BSY | ATA_STAT_DRDY;
+    fault_wait(d, ATA_FAULT_WAIT_LAST_BLOCK, ns);
+    return true;
 }
 
 /* Completion status and interrupt, unless the plan changes them. */

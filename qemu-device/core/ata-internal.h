@@ -133,6 +133,8 @@ void atalab_ata_pio_out_start(AtalabDrive *d);
 void atalab_ata_dma_start(AtalabDrive *d);
 /* The host has read / filled the whole DRQ block. */
 void atalab_ata_pio_in_drained(AtalabDrive *d);
+/* A PIO data-in block is ready: DRQ, and its interrupt. */
+void atalab_ata_pio_in_present(AtalabDrive *d);
 void atalab_ata_pio_out_filled(AtalabDrive *d);
 
 /* ata-power.c */
@@ -200,6 +202,11 @@ void atalab_ata_fault_corrupt(AtalabDrive *d, uint8_t *buf, uint64_t lba,
 bool atalab_ata_fault_no_direct(const AtalabDrive *d);
 /* At the command's end: true when a fault ends it differently. */
 bool atalab_ata_fault_complete(AtalabDrive *d);
+/*
+ * PIO data-in, its last block ready (the command's end): true when latency
+ * holds it back; atalab_ata_pio_in_present() follows after the delay.
+ */
+bool atalab_ata_fault_delay_last_block(AtalabDrive *d);
 uint8_t atalab_ata_fault_end_status(const AtalabDrive *d, uint8_t status);
 bool atalab_ata_fault_lose_irq(const AtalabDrive *d);
 size_t atalab_ata_fault_block_bytes(const AtalabDrive *d, size_t bytes);

@@ -250,9 +250,23 @@ static void pio_in_ready(AtalabDrive *d)
     d->data_pos = 0;
     d->data_end = atalab_ata_fault_block_bytes(d, (size_t)d->cur_block *
                                                ATA_SECTOR_SIZE);
+    /* The last block is the command's end: a latency rule delays it. */
+    if (!d->remaining && atalab_ata_fault_delay_last_block(d)) {
+        return;
+    }
+    atalab_ata_pio_in_present(d);
+}
+
+void atalab_ata_pio_in_present(AtalabDrive *d)
+{
     d->status = ATA_STAT_READY | ATA_STAT_DRQ;
-    /* Data-in: an interrupt for every DRQ block. */
-    atalab_ata_raise(d);
+    /*
+     * Data-in: an interrupt for every DRQ block; the last one's is the
+     * command's, which a lost-irq rule loses.
+     */
+    if (d->remaining || !atalab_ata_fault_lose_irq(d)) {
+        atalab_ata_raise(d);
+    }
 }
 
 static void pio_read_done(AtalabDrive *d, int ret)

@@ -437,6 +437,57 @@ static void test_timeout_lost_irq_latency(void)
     rig_free(r);
 }
 
+/*
+ * PIO data-in: the command's end is its last DRQ block, with the last
+ * interrupt (ATA-7 vol. 2, PIO data-in: no interrupt after the data).
+ * Latency holds BSY before that block; lost-irq loses that interrupt.
+ */
+static void test_pio_in_end(void)
+{
+    Rig *r = rig_new(0x1);
+    uint8_t buf[512];
+    unsigned raises;
+
+    rule(r, "latency delay=300ms cmd=0x20 times=once");
+    rig_select(r, 0);
+    rig_lba28(r, 0, 10, 2);
+    rig_command(r, 0, 0x20);
+    fake_host_complete_all(&r->fh);
+    /* the first block as usual */
+    g_assert_true(r->fh.irq[0]);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_READY | ST_DRQ);
+    rig_read_data(r, 0, buf, 512, false);
+    fake_host_complete_all(&r->fh);
+    /* the last one after the delay */
+    g_assert_cmphex(rig_altstatus(r, 0), ==, ST_BSY | ST_DRDY);
+    fake_host_advance(&r->fh, 299 * 1000000);
+    g_assert_false(r->fh.irq[0]);
+    g_assert_cmphex(rig_altstatus(r, 0), ==, ST_BSY | ST_DRDY);
+    fake_host_advance(&r->fh, 2 * 1000000);
+    g_assert_true(r->fh.irq[0]);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_READY | ST_DRQ);
+    rig_read_data(r, 0, buf, 512, false);
+    g_assert_cmpmem(buf, 512, r->fh.disk[0] + 11 * 512, 512);
+    g_assert_cmphex(rig_altstatus(r, 0), ==, ST_READY);
+    /* lost-irq: the last block comes without its interrupt */
+    rule(r, "lost-irq cmd=0x20 times=once");
+    rig_lba28(r, 0, 20, 2);
+    raises = r->fh.irq_raises[0];
+    rig_command(r, 0, 0x20);
+    fake_host_complete_all(&r->fh);
+    g_assert_cmpuint(r->fh.irq_raises[0], ==, raises + 1);
+    rig_status(r, 0);
+    rig_read_data(r, 0, buf, 512, false);
+    fake_host_complete_all(&r->fh);
+    g_assert_cmpuint(r->fh.irq_raises[0], ==, raises + 1);
+    g_assert_false(r->fh.irq[0]);
+    g_assert_cmphex(rig_altstatus(r, 0), ==, ST_READY | ST_DRQ);
+    rig_read_data(r, 0, buf, 512, false);
+    g_assert_cmpmem(buf, 512, r->fh.disk[0] + 21 * 512, 512);
+    g_assert_cmphex(rig_altstatus(r, 0), ==, ST_READY);
+    rig_free(r);
+}
+
 static void test_spurious_and_protocol(void)
 {
     Rig *r = rig_new(0x1);
@@ -716,6 +767,7 @@ int main(int argc, char **argv)
     g_test_add_func("/faults/idnf-abrt-icrc", test_idnf_abrt_icrc);
     g_test_add_func("/faults/timeout-lost-irq-latency",
                     test_timeout_lost_irq_latency);
+    g_test_add_func("/faults/pio-in-end", test_pio_in_end);
     g_test_add_func("/faults/spurious-protocol", test_spurious_and_protocol);
     g_test_add_func("/faults/bm-error", test_bm_error);
     g_test_add_func("/faults/events", test_events);
