@@ -10,8 +10,9 @@ ATALAB_PACKAGES=(
 	"linux-source-$ATALAB_KERNEL_SERIES"
 )
 # Programs only the tests and campaigns run (no build output depends on
-# them, so they are not part of any cache key): GNU parallel, lcov.
-ATALAB_TEST_PACKAGES=(parallel lcov)
+# them, so they are not part of any cache key): GNU parallel, lcov, and
+# gtkwave (its VCD reader checks tools/atalab trace vcd's output).
+ATALAB_TEST_PACKAGES=(parallel lcov gtkwave)
 
 ATALAB_SRC_LIST=/etc/apt/sources.list.d/atalab-deb-src.sources
 

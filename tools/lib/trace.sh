@@ -17,6 +17,7 @@ usage: atalab trace check FILE...
                          [--only SPACE] [--context N] [--max N] [--stats] A B
        atalab trace normalize FILE
        atalab trace replay [--context N] [--max-accesses N] [--quiet] FILE
+       atalab trace vcd FILE [-o OUT]
        atalab trace bless [NAME...]
   check    parse every record strictly (FILE:LINE: message on the first
            bad one) and count the records of each kind
@@ -54,6 +55,10 @@ usage: atalab trace check FILE...
            divergence, shown with the --context N records around it (5);
            2 malformed trace.  --max-accesses: the most guest accesses one
            record may stand for (10000000; a bound for untrusted traces)
+  vcd      the trace as a Value Change Dump for a waveform viewer (GTKWave):
+           per channel INTRQ and bus-master ACTIVE, per drive BSY and DRQ as
+           the host read them, the command in progress and the decoded PIO,
+           MWDMA and UDMA modes (docs/trace-vcd.md); to OUT or stdout
   bless    rerun the golden traces (traces/golden/README.md), every one or
            the NAMEs, and write them normalized (see trace bless --help)
 Exit status 2 for a bad command line or a malformed trace.
@@ -66,12 +71,13 @@ examples:
   tools/atalab trace diff ata_piix.trace atalab_piix.trace
   tools/atalab trace diff --ignore none --format unified run1.trace run2.trace
   tools/atalab trace replay traces/golden/piix4-ata_piix-dma.trace
+  tools/atalab trace vcd run.trace -o run.vcd && gtkwave run.vcd
   tools/atalab trace bless piix4-ata_piix-dma
 USAGE
 		[ -n "$sub" ] && return 0
 		return $ATALAB_EXIT_USAGE
 		;;
-	check | grep | header | forms | diff | normalize | replay) ;;
+	check | grep | header | forms | diff | normalize | replay | vcd) ;;
 	bless)
 		shift
 		cmd_trace_bless "$@"

@@ -10,6 +10,8 @@
  *   atalab-trace normalize FILE       the trace normalized (trace-normalize.h)
  *   atalab-trace replay [OPTION...] FILE  the trace fed to the core alone
  *                                     (trace-replay.h)
+ *   atalab-trace vcd FILE [-o OUT]    the trace as a Value Change Dump
+ *                                     (trace-vcd.h)
  *
  * grep filters (all must hold): --kind NAME (a form of the table, e.g.
  * ATA_FAULT, ACCESS; or its record kind, e.g. fault, timing-summary;
@@ -25,16 +27,19 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "trace-diff.h"
 #include "trace-normalize.h"
 #include "trace-read.h"
 #include "trace-replay.h"
+#include "trace-vcd.h"
 
 #define EXIT_NOMATCH    1
 #define EXIT_USAGE      2
@@ -50,7 +55,8 @@ static int usage(void)
             "       atalab-trace diff [OPTION...] A B\n"
             "       atalab-trace normalize FILE\n"
             "       atalab-trace replay [--context N] [--max-accesses N] "
-            "[--quiet] FILE\n");
+            "[--quiet] FILE\n"
+            "       atalab-trace vcd FILE [-o OUT]\n");
     return EXIT_USAGE;
 }
 
@@ -500,6 +506,41 @@ static int cmd_replay(int argc, char **argv)
     return replay_trace(f, &o, stdout, stderr);
 }
 
+static int cmd_vcd(int argc, char **argv)
+{
+    g_autoptr(GError) err = NULL;
+    AtalabTraceFile *f;
+    FILE *out = stdout;
+    int rc;
+
+    if (argc == 3 && !strcmp(argv[1], "-o")) {
+        out = fopen(argv[2], "w");
+        if (!out) {
+            fprintf(stderr, "atalab-trace vcd: %s: %s\n", argv[2],
+                    g_strerror(errno));
+            return EXIT_USAGE;
+        }
+    } else if (argc != 1) {
+        return usage();
+    }
+    f = atalab_trace_open(argv[0], true, &err);
+    if (!f) {
+        fprintf(stderr, "%s\n", err->message);
+        rc = EXIT_USAGE;
+    } else {
+        rc = trace_vcd(f, out, stderr);
+    }
+    if (out != stdout && fclose(out) && !rc) {
+        fprintf(stderr, "atalab-trace vcd: %s: %s\n", argv[2],
+                g_strerror(errno));
+        rc = EXIT_USAGE;
+    }
+    if (rc && out != stdout) {
+        unlink(argv[2]);
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -525,6 +566,9 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "replay")) {
         return cmd_replay(argc - 2, argv + 2);
+    }
+    if (!strcmp(argv[1], "vcd")) {
+        return cmd_vcd(argc - 2, argv + 2);
     }
     return usage();
 }
