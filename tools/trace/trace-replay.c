@@ -56,7 +56,7 @@ typedef struct Replay {
     const ReplayOptions *o;
     AtalabTraceFile *f;
     const char *path;
-    FILE *out, *err;
+    FILE *out;
     bool normalized;            /* header "normalized yes" */
     AtalabHost host;
     AtalabCtrl *c;
@@ -79,7 +79,6 @@ typedef struct Replay {
     uint64_t data_bytes;        /* held in disk and fed */
     uint64_t fresh;             /* blocks of new bytes made */
     uint64_t repeat_hash;       /* a repeat's data in, being replayed */
-    bool in_repeat_data;
     uint64_t blocks_checked;
     /* per drive, its command's data as the backend served it (PIO in),
      * the bytes fed to its data port not yet written (PIO out) */
@@ -567,8 +566,7 @@ static void disk_move(Replay *rp, unsigned drive, ReplayReq *q)
  * The block of bytes the recording's data record (sum) stood for: bytes
  * moved in the replay that hash alike must have been recorded alike.
  */
-static void data_check(Replay *rp, const Rec *e, const uint8_t *p, size_t len,
-                       uint32_t sum)
+static void data_check(Replay *rp, const uint8_t *p, size_t len, uint32_t sum)
 {
     gpointer key = GSIZE_TO_POINTER(hash64(p, len));
     gpointer old;
@@ -979,9 +977,9 @@ static void drive_data(Replay *rp, const Rec *e, bool in_repeat)
     if (in && in_repeat) {
         rp->repeat_hash = mix64(rp->repeat_hash ^ hash64(got, bytes));
     } else if (in) {
-        data_check(rp, e, got, bytes, sum);
+        data_check(rp, got, bytes, sum);
     } else if (!in_repeat) {
-        data_check(rp, e, put, bytes, sum);
+        data_check(rp, put, bytes, sum);
     }
 }
 
@@ -1085,7 +1083,7 @@ static void drive_repeat(Replay *rp, Rec *e)
         for (i = 0; i < 8; i++) {
             digest[i] = rp->repeat_hash >> (8 * i);
         }
-        data_check(rp, e, digest, sizeof(digest), get_u64(e, "sums", 0));
+        data_check(rp, digest, sizeof(digest), get_u64(e, "sums", 0));
     }
 }
 
@@ -1225,7 +1223,6 @@ int replay_trace(AtalabTraceFile *f, const ReplayOptions *o, FILE *out,
     rp->f = f;
     rp->path = atalab_trace_path(f);
     rp->out = out;
-    rp->err = err;
     rp->normalized = !g_strcmp0(atalab_trace_header(f, "normalized"), "yes");
     rp->win = g_ptr_array_new_with_free_func(rec_free);
     rp->timers = g_ptr_array_new();
