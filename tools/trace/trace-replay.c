@@ -1177,11 +1177,18 @@ static void run(Replay *rp)
 
 /* ---- the report -------------------------------------------------------- */
 
+/*
+ * Where the replay went wrong: the record the core wrote otherwise, or,
+ * when no record was written (an input the core cannot take, data that
+ * differ), the input being replayed; records the writer still held before
+ * it were not compared yet.
+ */
 static void report(Replay *rp)
 {
-    uint64_t from = rp->cmp > rp->o->context ? rp->cmp - rp->o->context : 0;
-    uint64_t i;
-    Rec *e = at(rp, rp->cmp), *r;
+    bool at_input = !rp->diverged_actual && rp->input;
+    uint64_t where = at_input ? rp->drv : rp->cmp, i;
+    uint64_t from = where > rp->o->context ? where - rp->o->context : 0;
+    Rec *e = at(rp, where), *r;
 
     fprintf(rp->out, "%s:%u: replay diverges: %s\n", rp->path,
             e ? e->line : atalab_trace_line(rp->f), rp->why);
@@ -1194,12 +1201,12 @@ static void report(Replay *rp)
     }
     fprintf(rp->out, "records around it in the recording:\n");
     from = MAX(from, rp->base);
-    for (i = from; i <= rp->cmp + rp->o->context && (r = at(rp, i)); i++) {
-        fprintf(rp->out, "%s %6u  %s\n", i == rp->cmp ? ">" : " ", r->line,
+    for (i = from; i <= where + rp->o->context && (r = at(rp, i)); i++) {
+        fprintf(rp->out, "%s %6u  %s\n", i == where ? ">" : " ", r->line,
                 r->r.text);
     }
-    fprintf(rp->out, "(times and data are not compared; "
-            "docs/trace-replay.md)\n");
+    fprintf(rp->out, "(times are not compared, data as docs/trace-replay.md "
+            "says)\n");
 }
 
 /* ---- entry ------------------------------------------------------------- */
