@@ -80,7 +80,7 @@ typedef struct Replay {
     uint64_t fresh;             /* blocks of new bytes made */
     uint64_t repeat_hash;       /* a repeat's data in, being replayed */
     uint64_t blocks_checked;
-    /* per drive, its command's data as the backend served it (PIO in),
+    /* per drive, its latest read as the backend served it (PIO in),
      * the bytes fed to its data port not yet written (PIO out) */
     GByteArray *served[ATALAB_DRIVES];
     GByteArray *unwritten[ATALAB_DRIVES];
@@ -640,9 +640,9 @@ static void data_served(Replay *rp, unsigned drive, const ReplayReq *q)
         g_byte_array_append(data, q->iov[i].base, q->iov[i].len);
     }
     if (q->read) {
-        if (rp->served[drive]->len + data->len <= DATA_MAX * 2) {
-            g_byte_array_append(rp->served[drive], data->data, data->len);
-        }
+        /* a PIO block's bytes come from the read answered last */
+        g_byte_array_set_size(rp->served[drive], 0);
+        g_byte_array_append(rp->served[drive], data->data, data->len);
         return;
     }
     if (fed->len && !rp->corrupted[drive] &&
