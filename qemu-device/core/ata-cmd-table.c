@@ -172,6 +172,21 @@ const AtaCmdInfo *atalab_ata_cmd_info(uint8_t opcode)
     return &cmd_table[opcode];
 }
 
+const char *atalab_ata_cmd_protocol(uint8_t opcode)
+{
+    static const char *const names[] = {
+        [ATA_PROTO_NONE] = "aborted",
+        [ATA_PROTO_NONDATA] = "non-data",
+        [ATA_PROTO_PIO_IN] = "pio-in",
+        [ATA_PROTO_PIO_OUT] = "pio-out",
+        [ATA_PROTO_DMA] = "dma",
+        [ATA_PROTO_DIAG] = "diagnostic",
+        [ATA_PROTO_BY_FEATURE] = "by-feature",
+    };
+
+    return names[cmd_table[opcode].proto];
+}
+
 const char *atalab_ata_cmd_name(uint8_t opcode)
 {
     static char names[256][16];

@@ -297,4 +297,11 @@ void atalab_ata_faults_changed(AtalabAtaBus *bus);
 /* Requests in flight on the bus's drives (0, 1 or 2). */
 unsigned atalab_ata_bus_inflight(const AtalabAtaBus *bus);
 
+/*
+ * The protocol the command table gives an opcode, for tools: "non-data",
+ * "pio-in", "pio-out", "dma", "diagnostic", "by-feature" (SMART: the
+ * Features register chooses), or "aborted" (not implemented).
+ */
+const char *atalab_ata_cmd_protocol(uint8_t opcode);
+
 #endif

@@ -32,7 +32,7 @@ _atalab() {
 		return 0
 	fi
 	if [ "$cmd" = trace ] && [ "$COMP_CWORD" = 2 ]; then
-		mapfile -t COMPREPLY < <(compgen -W "check grep header forms diff normalize replay vcd bless" -- "$cur")
+		mapfile -t COMPREPLY < <(compgen -W "check grep header forms diff normalize replay vcd report bless" -- "$cur")
 		return 0
 	fi
 	for w in "${COMP_WORDS[@]:2:COMP_CWORD-2}"; do

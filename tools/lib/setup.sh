@@ -10,9 +10,10 @@ ATALAB_PACKAGES=(
 	"linux-source-$ATALAB_KERNEL_SERIES"
 )
 # Programs only the tests and campaigns run (no build output depends on
-# them, so they are not part of any cache key): GNU parallel, lcov, and
-# gtkwave (its VCD reader checks tools/atalab trace vcd's output).
-ATALAB_TEST_PACKAGES=(parallel lcov gtkwave)
+# them, so they are not part of any cache key): GNU parallel, lcov,
+# gtkwave (its VCD reader checks tools/atalab trace vcd's output) and
+# chromium (headless, it opens tools/atalab trace report's pages).
+ATALAB_TEST_PACKAGES=(parallel lcov gtkwave chromium)
 
 ATALAB_SRC_LIST=/etc/apt/sources.list.d/atalab-deb-src.sources
 

@@ -18,6 +18,7 @@ usage: atalab trace check FILE...
        atalab trace normalize FILE
        atalab trace replay [--context N] [--max-accesses N] [--quiet] FILE
        atalab trace vcd FILE [-o OUT]
+       atalab trace report FILE [-o OUT] [--vcd VCD]
        atalab trace bless [NAME...]
   check    parse every record strictly (FILE:LINE: message on the first
            bad one) and count the records of each kind
@@ -59,6 +60,13 @@ usage: atalab trace check FILE...
            per channel INTRQ and bus-master ACTIVE, per drive BSY and DRQ as
            the host read them, the command in progress and the decoded PIO,
            MWDMA and UDMA modes (docs/trace-vcd.md); to OUT or stdout
+  report   the trace as one self-contained HTML page (docs/trace-report.md):
+           the header, a summary table (commands by protocol and outcome,
+           fault firings, violations, bytes, time per phase) and a zoomable
+           timeline: per channel INTRQ, bus-master activity and SRST, per
+           drive its commands (coloured by protocol and outcome), fault
+           firings and violations, and its decoded timing; a click shows
+           the records.  To OUT or stdout; --vcd also writes the VCD
   bless    rerun the golden traces (traces/golden/README.md), every one or
            the NAMEs, and write them normalized (see trace bless --help)
 Exit status 2 for a bad command line or a malformed trace.
@@ -72,12 +80,13 @@ examples:
   tools/atalab trace diff --ignore none --format unified run1.trace run2.trace
   tools/atalab trace replay traces/golden/piix4-ata_piix-dma.trace
   tools/atalab trace vcd run.trace -o run.vcd && gtkwave run.vcd
+  tools/atalab trace report run.trace -o run.html && chromium run.html
   tools/atalab trace bless piix4-ata_piix-dma
 USAGE
 		[ -n "$sub" ] && return 0
 		return $ATALAB_EXIT_USAGE
 		;;
-	check | grep | header | forms | diff | normalize | replay | vcd) ;;
+	check | grep | header | forms | diff | normalize | replay | vcd | report) ;;
 	bless)
 		shift
 		cmd_trace_bless "$@"

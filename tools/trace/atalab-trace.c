@@ -12,6 +12,9 @@
  *                                     (trace-replay.h)
  *   atalab-trace vcd FILE [-o OUT]    the trace as a Value Change Dump
  *                                     (trace-vcd.h)
+ *   atalab-trace report FILE [-o OUT] [--vcd VCD] [--assets DIR]
+ *                                     the trace as an HTML page
+ *                                     (trace-report.h)
  *
  * grep filters (all must hold): --kind NAME (a form of the table, e.g.
  * ATA_FAULT, ACCESS; or its record kind, e.g. fault, timing-summary;
@@ -39,6 +42,7 @@
 #include "trace-normalize.h"
 #include "trace-read.h"
 #include "trace-replay.h"
+#include "trace-report.h"
 #include "trace-vcd.h"
 
 #define EXIT_NOMATCH    1
@@ -56,7 +60,9 @@ static int usage(void)
             "       atalab-trace normalize FILE\n"
             "       atalab-trace replay [--context N] [--max-accesses N] "
             "[--quiet] FILE\n"
-            "       atalab-trace vcd FILE [-o OUT]\n");
+            "       atalab-trace vcd FILE [-o OUT]\n"
+            "       atalab-trace report FILE [-o OUT] [--vcd VCD] "
+            "[--assets DIR]\n");
     return EXIT_USAGE;
 }
 
@@ -541,6 +547,95 @@ static int cmd_vcd(int argc, char **argv)
     return rc;
 }
 
+/* Write to path ("-": stdout) with fn; the file is removed on failure. */
+static int write_out(const char *path, int (*fn)(void *, FILE *), void *arg)
+{
+    FILE *out = strcmp(path, "-") ? fopen(path, "w") : stdout;
+    int rc;
+
+    if (!out) {
+        fprintf(stderr, "atalab-trace: %s: %s\n", path, g_strerror(errno));
+        return EXIT_USAGE;
+    }
+    rc = fn(arg, out);
+    if (out != stdout && fclose(out) && !rc) {
+        fprintf(stderr, "atalab-trace: %s: %s\n", path, g_strerror(errno));
+        rc = EXIT_USAGE;
+    }
+    if (rc && out != stdout) {
+        unlink(path);
+    }
+    return rc;
+}
+
+typedef struct ReportJob {
+    const char *trace, *assets;
+} ReportJob;
+
+static int report_page(void *arg, FILE *out)
+{
+    ReportJob *job = arg;
+
+    return trace_report(job->trace, job->assets, out, stderr);
+}
+
+static int report_vcd(void *arg, FILE *out)
+{
+    g_autoptr(GError) err = NULL;
+    AtalabTraceFile *f = atalab_trace_open(((ReportJob *)arg)->trace, true,
+                                           &err);
+
+    if (!f) {
+        fprintf(stderr, "%s\n", err->message);
+        return EXIT_USAGE;
+    }
+    return trace_vcd(f, out, stderr);
+}
+
+static int cmd_report(int argc, char **argv)
+{
+    g_autofree char *assets = NULL;
+    const char *out = "-", *vcd = NULL, *v;
+    ReportJob job = { 0 };
+    int i, rc;
+
+    for (i = 0; i < argc; i++) {
+        if ((v = option(argc, argv, &i, "-o"))) {
+            out = v;
+        } else if ((v = option(argc, argv, &i, "--vcd"))) {
+            vcd = v;
+        } else if ((v = option(argc, argv, &i, "--assets"))) {
+            assets = g_strdup(v);
+        } else if ((argv[i][0] == '-' && argv[i][1]) || job.trace) {
+            fprintf(stderr, "atalab-trace report: unexpected '%s'\n",
+                    argv[i]);
+            return usage();
+        } else {
+            job.trace = argv[i];
+        }
+    }
+    if (!job.trace) {
+        return usage();
+    }
+    if (!assets) {
+        const char *root = g_getenv("ATALAB_ROOT");
+
+        if (!root) {
+            fprintf(stderr, "atalab-trace report: --assets DIR (the page's "
+                    "script and style, tools/trace/report) or ATALAB_ROOT "
+                    "is needed\n");
+            return EXIT_USAGE;
+        }
+        assets = g_build_filename(root, "tools", "trace", "report", NULL);
+    }
+    job.assets = assets;
+    rc = write_out(out, report_page, &job);
+    if (!rc && vcd) {
+        rc = write_out(vcd, report_vcd, &job);
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -569,6 +664,9 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "vcd")) {
         return cmd_vcd(argc - 2, argv + 2);
+    }
+    if (!strcmp(argv[1], "report")) {
+        return cmd_report(argc - 2, argv + 2);
     }
     return usage();
 }

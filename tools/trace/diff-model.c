@@ -81,6 +81,7 @@ typedef struct Loader {
     bool fault_since[DIFF_DRIVES];      /* a firing since its last good I/O */
     /* per channel: the cycle in progress and the one a repeat repeats */
     CycleTally cycle[2], prev_cycle[2];
+    int64_t now;                /* the time of the record being read */
     GError *error;
 } Loader;
 
@@ -203,6 +204,8 @@ static void close_open(Loader *ld, unsigned drive, unsigned line)
 
     if (c && c->outcome == DIFF_OUT_OPEN) {
         c->outcome = DIFF_OUT_NONE;
+        c->end = MAX(ld->now, c->start);
+        c->end_line = line;
         command_ended(ld, drive, c, line);
     }
 }
@@ -235,6 +238,7 @@ static void add_event(Loader *ld, GArray *to, unsigned drive,
         .text = event_text(rec),
         .cmd = d->cmds->len,
         .phase = d->phase,
+        .time = rec->time,
         .line = line,
     };
 
@@ -318,6 +322,7 @@ static void on_end(Loader *ld, unsigned ch, const AtalabTraceRecord *rec,
     }
     c->outcome = outcome;
     c->end = rec->time;
+    c->end_line = line;
     if (outcome == DIFF_OUT_DONE) {
         c->outcome_text = g_strdup_printf("status=%s",
                                           atalab_trace_get(rec, "status"));
@@ -775,6 +780,7 @@ DiffTrace *diff_trace_load(const char *path, GError **err)
         if (rec.channel == 0 || rec.channel == 1) {
             ld.cycle[rec.channel].records++;
         }
+        ld.now = rec.time;
         on_record(&ld, &rec, atalab_trace_line(f));
         if (ld.error) {
             g_propagate_error(&local, g_steal_pointer(&ld.error));

@@ -55,6 +55,7 @@ typedef struct DiffEvent {
     char *text;                 /* the record without time and seq= */
     unsigned cmd;               /* 1 + index of its command; 0: none */
     DiffPhase phase;
+    int64_t time;
     unsigned line;
 } DiffEvent;
 
@@ -79,8 +80,11 @@ typedef struct DiffCmd {
     unsigned polls;             /* Status/AltStatus reads while it ran */
     unsigned faults;            /* fault firings in it */
     char *taskfile;             /* register writes before it: "Features=0x03 ..." */
-    int64_t start, end;         /* times of its cmd and its end */
+    int64_t start, end;         /* times of its cmd and its end (the
+                                 * record that closed it for
+                                 * DIFF_OUT_NONE; its cmd for OPEN) */
     unsigned line;              /* line of its cmd record */
+    unsigned end_line;          /* line of its end; 0 while OPEN */
 } DiffCmd;
 
 /* One stretch of a drive in one phase. */

@@ -672,6 +672,18 @@ const char *atalab_trace_header_value(const GPtrArray *lines,
     return NULL;
 }
 
+const char *atalab_trace_times_lost(const GPtrArray *lines)
+{
+    if (!g_strcmp0(atalab_trace_header_value(lines, "normalized"), "yes")) {
+        return "normalized to 0";
+    }
+    if (!g_strcmp0(atalab_trace_header_value(lines, "trace-time"),
+                   "relative")) {
+        return "relative to each command";
+    }
+    return NULL;
+}
+
 const char *atalab_trace_header(const AtalabTraceFile *f, const char *key)
 {
     return atalab_trace_header_value(f->header, key);

@@ -102,6 +102,12 @@ const char *atalab_trace_header(const AtalabTraceFile *f, const char *key);
 /* The first value of key in header lines ("KEY VALUE"), or NULL. */
 const char *atalab_trace_header_value(const GPtrArray *lines,
                                       const char *key);
+/*
+ * Header lines without the run's own times: "normalized to 0" (normalized
+ * yes) or "relative to each command" (trace-time relative); NULL when the
+ * times are the virtual clock's.
+ */
+const char *atalab_trace_times_lost(const GPtrArray *lines);
 /* Every header line in order: "KEY VALUE" strings. */
 const GPtrArray *atalab_trace_header_lines(const AtalabTraceFile *f);
 /*

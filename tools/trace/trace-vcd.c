@@ -291,15 +291,13 @@ int trace_vcd(AtalabTraceFile *f, FILE *out, FILE *err)
     AtalabTraceRecord r = { 0 };
     Vcd v = { .out = out, .now = -1, .latest = 0 };
     const char *path = atalab_trace_path(f);
+    const char *lost = atalab_trace_times_lost(atalab_trace_header_lines(f));
     unsigned i, c;
     int got, rc = 0;
 
-    if (!g_strcmp0(atalab_trace_header(f, "trace-time"), "relative") ||
-        !g_strcmp0(atalab_trace_header(f, "normalized"), "yes")) {
+    if (lost) {
         fprintf(err, "%s: a VCD needs the trace's own times: this trace's "
-                "are %s\n", path,
-                !g_strcmp0(atalab_trace_header(f, "normalized"), "yes") ?
-                "normalized to 0" : "relative to each command");
+                "are %s\n", path, lost);
         atalab_trace_close(f);
         return 2;
     }

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# tools/atalab trace report: a hand-written trace with every outcome (a
+# DMA read, a PIO read failed by a fault, a command the host's SRST ended
+# and one the host moved on from (both timed out), one aborted by a
+# removal, one still open at the end, a violation), read back by Python's own
+# HTML and JSON parsers: the commands, their ends and protocols, the lanes,
+# the summary cells, the trace carried byte for byte (a header line of
+# HTML does not escape), one script of ours and nothing fetched.  A real
+# trace opened in headless Chromium: no script error, one bar per command,
+# a click shows the command's records, the wheel zooms.  --vcd writes what
+# trace vcd writes.  Bad input exits 2 and leaves no page.
+. "$(dirname "$0")/lib.sh"
+HERE=$ATALAB_ROOT/tests/tools
+REAL=$HERE/traces/piix4-ata_piix-dd.trace
+cat >"$WORK/hand.trace" <<'TRACE'
+# atalab-trace 2
+# personality piix4
+# cable0 40
+# cable1 40
+# trace-data block
+# trace-time absolute
+# drive0 sectors=32768
+# drive1 sectors=32768
+# drive2 absent
+# drive3 absent
+# run.command sh -c 'echo </script><script>alert(1)</script> & "q"'
+100 ata0 timing d0 bank=fast isp=3 rtc=1 iordy=1 prefetch=1 pio=120ns/pio4 mwdma=120ns/mwdma2 udma=on:udma2 ct=2 clk=33
+1000 ata0 cmd d0 0xc8 READ_DMA lba=0 count=8 seq=1
+1010 bm start ch0 prdt=0x00001000 to-memory dev=0 seq=1
+1020 ata0 io d0 read lba=0 count=8 seq=1
+1030 ata0 io-done d0 read ret=0 seq=1
+1100 bm done ch0 status=0x24 dev=0 seq=1
+1105 ata0 done d0 0xc8 status=0x50 seq=1
+1110 irq0 1 dev=0 seq=1
+1200 irq0 0 dev=0 seq=1
+2000 ata0 cmd d1 0x20 READ_SECTORS lba=5 count=1 seq=1
+2010 ata0 fault d1 rule=bad kind=unc cmd=read lba=5 seq=1
+2020 ata0 error d1 UNC cmd=0x20 status=0x51 error=0x40 seq=1
+2030 irq0 1 dev=1 seq=1
+2040 irq0 0 dev=1 seq=1
+3000 ata0 cmd d0 0xc8 READ_DMA lba=8 count=8 seq=2
+3010 ata0 violation d0 udma-cable xfer=dma seq=2
+4000 ata0 reset srst=1
+4001 ata0 abort d0 0xc8 srst seq=2
+4100 ata0 reset srst=0
+4600 ata0 cmd d1 0x20 READ_SECTORS lba=6 count=1 seq=2
+4700 ata0 cmd d1 0xec IDENTIFY_DEVICE feature=0x00 count=0x00 seq=3
+4710 ata0 abort d1 0xec removed seq=3
+4500 ata0 timing d0 bank=fast isp=3 rtc=1 iordy=1 prefetch=1 pio=120ns/pio4 mwdma=120ns/mwdma2 udma=off:udma0 ct=2 clk=33
+5000 ata0 cmd d0 0xc8 READ_DMA lba=16 count=8 seq=3
+5100 ata0 io d0 read lba=16 count=8 seq=3
+TRACE
+check "a report of the hand-written trace" "$ATALAB" trace report "$WORK/hand.trace" -o "$WORK/hand.html"
+python3 "$HERE/report-check.py" "$WORK/hand.html" "$WORK/hand.trace" >"$WORK/hand.json" ||
+	bad "report-check could not read the page"
+# fact EXPR WANT: a Python expression over the facts d (m: the model).
+fact() {
+	local got
+	got=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); m=d.get("model"); print(eval(sys.argv[2]))' \
+		"$1" "$2" 2>&1)
+	[ "$got" = "$3" ] && ok "$2 = $3" || bad "$2 = $got, not $3"
+}
+H=$WORK/hand.json
+fact "$H" 'd["trace_equal"]' True
+fact "$H" 'd["scripts"]' 2
+fact "$H" 'd["external"]' '[]'
+fact "$H" '[(c[0], c[1], c[2], c[3], c[4], c[5], c[6]) for c in m["drives"][0]["cmds"]]' \
+	"[(1000, 1105, 'dma', 'ok', 1, 13, 18), (3000, 4000, 'dma', 'timed-out', 2, 26, 28), (5000, 5100, 'dma', 'open', 3, 35, 0)]"
+fact "$H" '[(c[0], c[1], c[2], c[3], c[6], c[9]) for c in m["drives"][1]["cmds"]]' \
+	"[(2000, 2020, 'pio', 'error', 23, 'UNC status=0x51 error=0x40'), (4600, 4700, 'pio', 'timed-out', 32, ''), (4700, 4710, 'pio', 'aborted', 33, 'removed')]"
+fact "$H" 'm["drives"][0]["cmds"][0][11]' 4096
+fact "$H" 'm["channels"][0]["irq"]' '[[1110, 1200, 19], [2030, 2040, 24]]'
+fact "$H" 'm["channels"][0]["bm"]' '[[1010, 1100, 14, 0]]'
+fact "$H" 'm["channels"][0]["srst"]' '[[4000, 4100, 28]]'
+fact "$H" 'm["drives"][1]["faults"]' "[[2010, 22, 'fault rule=bad kind=unc cmd=read lba=5']]"
+fact "$H" 'm["drives"][0]["violations"]' "[[3010, 27, 'violation udma-cable xfer=dma']]"
+fact "$H" '[t[2] for t in m["drives"][0]["timing"]]' "['pio4 mwdma2 udma2', 'pio4 mwdma2 udma off']"
+fact "$H" '(m["t0"], m["t1"], m["records"])' '(100, 5100, 25)'
+fact "$H" 'd["cells"]["commands"], d["cells"]["timed-out"], d["cells"]["open"], d["cells"]["faults"]' \
+	"(['3', '3'], ['1', '1'], ['1', '0'], ['0', '1'])"
+fact "$H" 'd["cells"]["dma"], d["cells"]["pio"], d["cells"]["bytes"], d["cells"]["aborted"]' \
+	"(['3', '0'], ['0', '3'], ['4096', '0'], ['0', '1'])"
+
+# A real trace: the reader's count of commands, in the page and in Chromium.
+check "a report of a real trace, with --vcd" "$ATALAB" trace report "$REAL" -o "$WORK/real.html" --vcd "$WORK/real.vcd"
+"$ATALAB" trace vcd "$REAL" -o "$WORK/plain.vcd"
+cmp -s "$WORK/real.vcd" "$WORK/plain.vcd" && ok "--vcd writes what trace vcd writes" ||
+	bad "--vcd differs from trace vcd"
+cmds=$("$ATALAB" trace grep --kind cmd --count "$REAL")
+python3 "$HERE/report-check.py" "$WORK/real.html" "$REAL" >"$WORK/real.json"
+fact "$WORK/real.json" 'sum(len(x["cmds"]) for x in m["drives"])' "$cmds"
+fact "$WORK/real.json" 'd["trace_equal"]' True
+if python3 "$HERE/report-browser.py" "$WORK/real.html" --screenshot "$WORK/real.png" >"$WORK/browser.json"; then
+	B=$WORK/browser.json
+	fact "$B" 'd["ready"]' True
+	fact "$B" 'd["errors"]' '[]'
+	fact "$B" 'd["bars"]' "$cmds"
+	# the click's command: its cmd record is among the records shown
+	fact "$B" '(">%7d  " % d["clicked"]["cmd"][5]) in d["detail_records"] and (" seq=%d" % d["clicked"]["cmd"][4]) in d["detail_records"]' True
+	fact "$B" '" cmd d" in d["detail_records"].split("\n")[[l[0] for l in d["detail_records"].split("\n")].index(">")]' True
+	fact "$B" 'd["view_after"][1] - d["view_after"][0] < (d["view_before"][1] - d["view_before"][0]) / 2' True
+	[ -s "$WORK/real.png" ] && ok "a screenshot" || bad "no screenshot"
+else
+	bad "Chromium could not open the page: $(cat "$WORK/browser.json")"
+fi
+
+expect 2 "a timeline needs the trace's own times: this trace's are normalized to 0" -- \
+	trace report "$ATALAB_ROOT/traces/golden/piix4-ata_piix-dma.trace" -o "$WORK/golden.html"
+[ ! -e "$WORK/golden.html" ] && ok "no page left behind" || bad "a refused report left a page"
+{ head -n 6 "$WORK/hand.trace"; echo "# drive0 absent"; echo "5 irq0 1"; } | sed 's/absolute/relative/' >"$WORK/rel.trace"
+expect 2 "relative to each command" -- trace report "$WORK/rel.trace" -o "$WORK/rel.html"
+{ cat "$WORK/hand.trace"; echo "6000 irq0 7"; } >"$WORK/bad.trace"
+expect 2 "bad.trace:37: " -- trace report "$WORK/bad.trace" -o "$WORK/bad.html"
+[ ! -e "$WORK/bad.html" ] && ok "no page left behind" || bad "a malformed trace left a page"
+expect 2 "not standard input" -- trace report - -o "$WORK/stdin.html"
+expect 2 "report.js" -- trace report "$WORK/hand.trace" --assets "$WORK/none" -o "$WORK/x.html"
+expect 2 "No such file" -- trace report "$WORK/none.trace" -o "$WORK/x.html"
+expect 2 "usage" -- trace report "$WORK/hand.trace" --frobnicate
+finish

@@ -1,0 +1,497 @@
+/*
+ * atalab trace report: the page's script (docs/trace-report.md).  It draws
+ * the timeline from the model the report wrote (element atalab-model) and
+ * shows a clicked item's records from the trace's text (atalab-trace).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+'use strict';
+(function () {
+  const started = performance.now();
+  const SVG = 'http://www.w3.org/2000/svg';
+  const LABEL_W = 150;
+  const LANE_H = 20;
+  const AXIS_H = 22;
+  const model = JSON.parse(document.getElementById('atalab-model').textContent);
+  const traceText = document.getElementById('atalab-trace').textContent;
+  const box = document.getElementById('timeline');
+  const statusLine = document.getElementById('status');
+  const detailTitle = document.getElementById('detail-title');
+  const detailRecords = document.getElementById('detail-records');
+  let lines = null;
+  let selected = null;          /* {lane, index} */
+
+  /* the command record's fields: trace-report.c, json_drive() */
+  const C = { start: 0, end: 1, protocol: 2, outcome: 3, seq: 4, line: 5,
+    endLine: 6, name: 7, params: 8, result: 9, phase: 10, bytes: 11,
+    faults: 12 };
+
+  /* ---- lanes ---- */
+  const lanes = [];
+  model.channels.forEach(function (ch, c) {
+    lanes.push({ kind: 'irq', title: ch.name + ' INTRQ', channel: c,
+      items: ch.irq, repeats: ch.repeat });
+    lanes.push({ kind: 'bm', title: ch.name + ' bus master', channel: c,
+      items: ch.bm });
+    lanes.push({ kind: 'srst', title: ch.name + ' SRST', channel: c,
+      items: ch.srst });
+  });
+  model.drives.forEach(function (d, i) {
+    if (!d.present && !d.cmds.length) {
+      return;
+    }
+    const events = d.faults.map(function (e) { return [e[0], e[1], e[2], 'fault']; })
+      .concat(d.violations.map(function (e) { return [e[0], e[1], e[2], 'violation']; }))
+      .sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
+    lanes.push({ kind: 'cmd', title: d.name + ' commands', channel: i >> 1,
+      drive: i, items: d.cmds });
+    lanes.push({ kind: 'event', title: d.name + ' faults, violations',
+      channel: i >> 1, drive: i, items: events });
+    lanes.push({ kind: 'timing', title: d.name + ' timing', channel: i >> 1,
+      drive: i, items: d.timing });
+  });
+
+  /* ---- the view: [v0, v1] ns of virtual time ---- */
+  const tEnd = Math.max(model.t1, model.t0 + 1);
+  let v0 = model.t0;
+  let v1 = tEnd;
+
+  function fit() {
+    const pad = (tEnd - model.t0) * 0.01;
+    v0 = model.t0 - pad;
+    v1 = tEnd + pad;
+  }
+
+  function plotWidth() {
+    return Math.max(200, box.clientWidth - LABEL_W);
+  }
+
+  function fmtTime(ns) {
+    const a = Math.abs(ns);
+    if (a >= 1e9) { return (ns / 1e9).toFixed(a >= 1e10 ? 2 : 3) + ' s'; }
+    if (a >= 1e6) { return (ns / 1e6).toFixed(a >= 1e7 ? 2 : 3) + ' ms'; }
+    if (a >= 1e3) { return (ns / 1e3).toFixed(a >= 1e4 ? 2 : 3) + ' us'; }
+    return Math.round(ns) + ' ns';
+  }
+
+  function el(name, attrs, parent) {
+    const e = document.createElementNS(SVG, name);
+    for (const k in attrs) {
+      e.setAttribute(k, attrs[k]);
+    }
+    if (parent) {
+      parent.appendChild(e);
+    }
+    return e;
+  }
+
+  /* ---- drawing ---- */
+  let svg = null;
+
+  function draw() {
+    const t = performance.now();
+    const W = plotWidth();
+    const H = AXIS_H + lanes.length * LANE_H + 4;
+    const scale = W / (v1 - v0);
+    const x = function (ns) { return LABEL_W + (ns - v0) * scale; };
+    const clip = function (px) { return Math.max(LABEL_W - 2, Math.min(LABEL_W + W + 2, px)); };
+    const root = el('svg', { width: LABEL_W + W, height: H });
+    const defs = el('defs', {}, root);
+    const hatch = el('pattern', { id: 'hatch', width: 4, height: 4,
+      patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' }, defs);
+    el('rect', { width: 2, height: 4, fill: '#e15759' }, hatch);
+    el('clipPath', { id: 'plot' }, defs).appendChild(
+      el('rect', { x: LABEL_W, y: 0, width: W, height: H }));
+    const plot = el('g', { 'clip-path': 'url(#plot)' });
+    let commandBars = 0;
+
+    lanes.forEach(function (lane, li) {
+      el('rect', { class: 'lane-bg' + (li % 2 ? ' odd' : ''), x: 0,
+        y: AXIS_H + li * LANE_H, width: LABEL_W + W, height: LANE_H }, root);
+    });
+    /* time axis */
+    const step = niceStep((v1 - v0) / (W / 110));
+    for (let k = Math.ceil((v0 - model.t0) / step); ; k++) {
+      const ns = model.t0 + k * step;
+      if (ns > v1) { break; }
+      const px = x(ns);
+      el('line', { class: 'tick', x1: px, x2: px, y1: AXIS_H - 4, y2: H }, plot);
+      el('text', { class: 'axis', x: px + 2, y: 12 }, plot).textContent = fmtTime(ns - model.t0);
+    }
+    lanes.forEach(function (lane, li) {
+      const y = AXIS_H + li * LANE_H;
+      el('text', { class: 'lane-label', x: 4, y: y + 14 }, root).textContent = lane.title;
+      commandBars += drawLane(plot, lane, li, y, x, clip, W);
+    });
+    /* controller resets across every lane */
+    model.resets.forEach(function (r, i) {
+      if (r[0] < v0 || r[0] > v1) { return; }
+      const l = el('line', { class: 'reset-line', x1: x(r[0]), x2: x(r[0]),
+        y1: AXIS_H, y2: H, 'data-lane': -1, 'data-i': i }, plot);
+      el('title', {}, l).textContent = 'controller reset (line ' + r[1] + ')';
+    });
+    root.appendChild(plot);
+    if (svg) {
+      box.replaceChild(root, svg);
+    } else {
+      box.appendChild(root);
+    }
+    svg = root;
+    report.commandBars = commandBars;
+    report.drawMs = performance.now() - t;
+  }
+
+  function niceStep(raw) {
+    const p = Math.pow(10, Math.floor(Math.log10(Math.max(raw, 1))));
+    const m = raw / p;
+    return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+  }
+
+  /* A lane's items in view; returns the command bars drawn. */
+  function drawLane(plot, lane, li, y, x, clip, W) {
+    const g = el('g', { 'data-lane': li }, plot);
+    let bars = 0;
+    let last = null;            /* the last signal rect, for merging */
+
+    if (lane.kind === 'timing') {
+      lane.items.forEach(function (s, i) {
+        const end = i + 1 < lane.items.length ? lane.items[i + 1][0] : tEnd;
+        if (end < v0 || s[0] > v1) { return; }
+        const x0 = clip(x(s[0]));
+        const w = Math.max(1, clip(x(end)) - x0);
+        el('rect', { class: 'timing-seg ' + (i % 2 ? 'b' : 'a'), x: x0, y: y + 2,
+          width: w, height: LANE_H - 4, 'data-i': i }, g);
+        if (w > s[2].length * 6.2 + 6) {
+          el('text', { class: 'timing-text', x: x0 + 3, y: y + 14 }, g).textContent = s[2];
+        }
+      });
+      return 0;
+    }
+    if (lane.kind === 'event') {
+      lane.items.forEach(function (e, i) {
+        if (e[0] < v0 || e[0] > v1) { return; }
+        const px = x(e[0]);
+        const d = e[3] === 'fault'
+          ? 'M' + (px - 5) + ' ' + (y + 3) + 'h10l-5 14z'
+          : 'M' + px + ' ' + (y + 2) + 'l6 8l-6 8l-6 -8z';
+        el('path', { class: 'marker ' + e[3], d: d, 'data-i': i }, g);
+      });
+      return 0;
+    }
+    if (lane.kind === 'cmd') {
+      lane.items.forEach(function (c, i) {
+        if (c[C.end] < v0 || c[C.start] > v1) { return; }
+        const x0 = clip(x(c[C.start]));
+        const w = Math.max(1.5, clip(x(c[C.end])) - x0);
+        const cls = 'cmd ' + c[C.protocol] + ' out-' + c[C.outcome] +
+          (selected && selected.lane === li && selected.index === i ? ' selected' : '');
+        el('rect', { class: cls, x: x0, y: y + 6, width: w, height: LANE_H - 8,
+          'data-i': i }, g);
+        if (c[C.outcome] !== 'ok') {
+          el('rect', { class: 'outmark out-' + c[C.outcome], x: x0, y: y + 1,
+            width: Math.max(w, 3), height: 4, 'data-i': i }, g);
+        }
+        bars++;
+      });
+      return bars;
+    }
+    /* irq, bm, srst: intervals; those closer than a pixel drawn as one */
+    const draw1 = function (s, i, cls) {
+      if (s[1] < v0 || s[0] > v1) { return; }
+      const x0 = clip(x(s[0]));
+      const x1 = Math.max(x0 + 1, clip(x(s[1])));
+      if (last && last.cls === cls && x0 <= last.x1 + 0.5) {
+        last.x1 = Math.max(last.x1, x1);
+        last.rect.setAttribute('width', last.x1 - last.x0);
+        return;
+      }
+      const sel = selected && selected.lane === li && selected.index === i;
+      last = { cls: cls, x0: x0, x1: x1, rect: el('rect', { class: cls + (sel ? ' selected' : ''),
+        x: x0, y: y + 4, width: x1 - x0, height: LANE_H - 8, 'data-i': i }, g) };
+    };
+    lane.items.forEach(function (s, i) {
+      draw1(s, i, 'sig ' + lane.kind + (lane.kind === 'bm' && s[3] ? ' out' : ''));
+    });
+    (lane.repeats || []).forEach(function (s, i) {
+      draw1(s, 'r' + i, 'sig repeat');
+    });
+    return 0;
+  }
+
+  /* ---- records ---- */
+  function traceLines() {
+    if (!lines) {
+      lines = traceText.split('\n');
+    }
+    return lines;
+  }
+
+  /* Is the record line about channel ch (ataN, ctlN, irqN, bm chN)? */
+  function onChannel(line, ch) {
+    const f = line.split(' ', 4);
+    const src = f[1] || '';
+    if (src === 'bm') {
+      /* an access: offsets 0-7 are the primary's, 8-15 the secondary's */
+      return f[2] === 'r' || f[2] === 'w' ? (parseInt(f[3], 16) >= 8 ? 1 : 0) === ch
+        : f[3] === 'ch' + ch;
+    }
+    return src === 'ata' + ch || src === 'ctl' + ch || src === 'irq' + ch || src === 'cfg';
+  }
+
+  const MAX_SHOWN = 2000;
+
+  function showRange(title, from, to, ch, mark) {
+    const all = traceLines();
+    const out = [];
+    let skipped = 0;
+    to = Math.min(to, all.length);
+    for (let n = Math.max(from, 1); n <= to; n++) {
+      const text = all[n - 1];
+      if (!text || text[0] === '#' || (ch !== null && !onChannel(text, ch))) {
+        continue;
+      }
+      if (out.length >= MAX_SHOWN) {
+        skipped++;
+        continue;
+      }
+      out.push((n === mark ? '>' : ' ') + String(n).padStart(7) + '  ' + text);
+    }
+    if (skipped) {
+      out.push('... ' + skipped + ' more records of this channel up to line ' + to);
+    }
+    detailTitle.textContent = title;
+    detailRecords.textContent = out.join('\n');
+  }
+
+  /*
+   * The lines of a command's records: from the register writes that set it
+   * up (just before its cmd record) to its end, and on while the channel's
+   * records still carry its seq= (a data block the writer held, the Status
+   * reads that followed) up to the host's next register write.
+   */
+  function commandSpan(lane, it) {
+    const all = traceLines();
+    const tag = ' seq=' + it[C.seq];
+    const dev = ' dev=' + (lane.drive & 1);
+    let from = it[C.line];
+    let to = it[C.endLine] || all.length;
+    for (let n = from - 1, k = 0; n >= 1 && k < 16; n--) {
+      const text = all[n - 1];
+      if (!onChannel(text, lane.channel) || text.split(' ', 2)[1] === 'cfg') {
+        continue;
+      }
+      if (text.split(' ', 3)[2] !== 'w' || text.indexOf(dev) < 0) {
+        break;
+      }
+      from = n;
+      k++;
+    }
+    for (let n = to + 1; n <= all.length && n <= to + 4000; n++) {
+      const text = all[n - 1];
+      if (!text || !onChannel(text, lane.channel) || text.split(' ', 2)[1] === 'cfg') {
+        continue;
+      }
+      if (!text.endsWith(tag) || (text.indexOf(' dev=') >= 0 && text.indexOf(dev) < 0) ||
+          text.split(' ', 3)[2] === 'w' || / cmd d[01] /.test(text)) {
+        break;
+      }
+      to = n;
+    }
+    return [from, to];
+  }
+
+  function describe(lane, i) {
+    const it = lane.items[i];
+    if (lane.kind === 'cmd') {
+      const dur = fmtTime(it[C.end] - it[C.start]);
+      return lane.title.replace(' commands', '') + ' seq ' + it[C.seq] + ': ' +
+        it[C.name] + (it[C.params] ? ' ' + it[C.params] : '') + ' — ' +
+        (it[C.protocol] === 'none' ? 'non-data' : it[C.protocol].toUpperCase()) + ', ' +
+        it[C.outcome] + (it[C.result] ? ' (' + it[C.result] + ')' : '') +
+        ', ' + dur + ', ' + it[C.phase] + ' phase' +
+        (it[C.bytes] ? ', ' + it[C.bytes] + ' bytes' : '') +
+        (it[C.faults] ? ', ' + it[C.faults] + ' fault firing(s)' : '') +
+        ' — lines ' + it[C.line] + '-' + (it[C.endLine] || 'end');
+    }
+    if (lane.kind === 'event') {
+      return lane.title.replace(' faults, violations', '') + ' ' + it[3] + ' at ' +
+        fmtTime(it[0] - model.t0) + ': ' + it[2] + ' (line ' + it[1] + ')';
+    }
+    if (lane.kind === 'timing') {
+      return lane.title + ' from ' + fmtTime(it[0] - model.t0) + ': ' + it[3] +
+        ' (line ' + it[1] + ')';
+    }
+    return lane.title + ' ' + fmtTime(it[0] - model.t0) + ' to ' +
+      fmtTime(it[1] - model.t0) + ' (' + fmtTime(it[1] - it[0]) + ', line ' + it[2] + ')';
+  }
+
+  function show(li, i) {
+    const lane = lanes[li];
+    if (typeof i === 'string') {          /* a repeat span */
+      const r = lane.repeats[+i.slice(1)];
+      showRange(lane.title + ': ' + r[3] + ' folded cycles (line ' + r[2] + ')',
+        r[2] - 20, r[2] + 2, lane.channel, r[2]);
+      return;
+    }
+    const it = lane.items[i];
+    selected = { lane: li, index: i };
+    if (lane.kind === 'cmd') {
+      const span = commandSpan(lane, it);
+      showRange(describe(lane, i), span[0], span[1], lane.channel, it[C.line]);
+    } else if (lane.kind === 'event' || lane.kind === 'timing') {
+      showRange(describe(lane, i), it[1] - 10, it[1] + 10, null, it[1]);
+    } else {
+      const end = lane.kind === 'irq' ? it[2] + 1 : it[2] + 200;
+      showRange(describe(lane, i), it[2] - 15, end, lane.channel, it[2]);
+    }
+    draw();
+  }
+
+  function hit(target) {
+    let e = target;
+    while (e && e !== svg && !(e.getAttribute && e.getAttribute('data-i') !== null)) {
+      e = e.parentNode;
+    }
+    if (!e || e === svg) {
+      return null;
+    }
+    const g = e.parentNode;
+    const li = g && g.getAttribute ? g.getAttribute('data-lane') : null;
+    if (e.getAttribute('data-lane') === '-1') {
+      return { reset: +e.getAttribute('data-i') };
+    }
+    if (li === null) {
+      return null;
+    }
+    const raw = e.getAttribute('data-i');
+    return { lane: +li, index: raw[0] === 'r' ? raw : +raw };
+  }
+
+  /* ---- interaction ---- */
+  function zoomAt(px, factor) {
+    const W = plotWidth();
+    const at = v0 + (Math.min(Math.max(px - LABEL_W, 0), W) / W) * (v1 - v0);
+    const span = Math.max((v1 - v0) * factor, 50);
+    v0 = at - (at - v0) * (span / (v1 - v0));
+    v1 = v0 + span;
+    schedule();
+  }
+
+  let pending = false;
+  function schedule() {
+    if (!pending) {
+      pending = true;
+      requestAnimationFrame(function () { pending = false; draw(); });
+    }
+  }
+
+  box.addEventListener('wheel', function (ev) {
+    ev.preventDefault();
+    const r = box.getBoundingClientRect();
+    zoomAt(ev.clientX - r.left, Math.exp(ev.deltaY * 0.002));
+  }, { passive: false });
+
+  let drag = null;
+  box.addEventListener('mousedown', function (ev) {
+    drag = { x: ev.clientX, v0: v0, v1: v1, moved: false };
+  });
+  window.addEventListener('mousemove', function (ev) {
+    if (drag) {
+      const dx = ev.clientX - drag.x;
+      if (Math.abs(dx) > 3) {
+        drag.moved = true;
+      }
+      if (drag.moved) {
+        const dt = dx * (drag.v1 - drag.v0) / plotWidth();
+        v0 = drag.v0 - dt;
+        v1 = drag.v1 - dt;
+        schedule();
+      }
+      return;
+    }
+    const h = ev.target && box.contains(ev.target) ? hit(ev.target) : null;
+    statusLine.textContent = h && h.lane !== undefined && typeof h.index === 'number'
+      ? describe(lanes[h.lane], h.index) : '';
+  });
+  window.addEventListener('mouseup', function (ev) {
+    const d = drag;
+    drag = null;
+    if (!d || d.moved) {
+      return;
+    }
+    const h = hit(ev.target);
+    if (h && h.reset !== undefined) {
+      const r = model.resets[h.reset];
+      showRange('controller reset at ' + fmtTime(r[0] - model.t0), r[1] - 10, r[1] + 10, null, r[1]);
+    } else if (h) {
+      show(h.lane, h.index);
+    }
+  });
+  box.addEventListener('dblclick', function (ev) {
+    const h = hit(ev.target);
+    if (h && lanes[h.lane] && lanes[h.lane].kind === 'cmd') {
+      const c = lanes[h.lane].items[h.index];
+      const span = Math.max(c[C.end] - c[C.start], 1000);
+      v0 = c[C.start] - span * 0.5;
+      v1 = c[C.end] + span * 0.5;
+      schedule();
+    }
+  });
+  window.addEventListener('resize', schedule);
+
+  function button(label, title, fn) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = label;
+    b.title = title;
+    b.addEventListener('click', fn);
+    document.getElementById('controls').appendChild(b);
+  }
+  button('Fit', 'the whole run', function () { fit(); schedule(); });
+  button('Zoom in', 'twice as close (or the mouse wheel)', function () {
+    zoomAt(LABEL_W + plotWidth() / 2, 0.5);
+  });
+  button('Zoom out', 'twice as far', function () { zoomAt(LABEL_W + plotWidth() / 2, 2); });
+  button('\u2190', 'earlier (or drag)', function () {
+    const d = (v1 - v0) * 0.4; v0 -= d; v1 -= d; schedule();
+  });
+  button('\u2192', 'later (or drag)', function () {
+    const d = (v1 - v0) * 0.4; v0 += d; v1 += d; schedule();
+  });
+
+  /* the legend */
+  const legend = document.getElementById('legend');
+  [['pio', 'PIO command'], ['dma', 'DMA command'], ['none', 'non-data command'],
+    ['out-error', 'error'], ['out-aborted', 'aborted'], ['out-timed-out', 'timed out'],
+    ['out-stuck', 'DMA stuck'], ['out-open', 'running at the end']].forEach(function (k) {
+    const s = document.createElement('span');
+    s.className = 'key';
+    const i = document.createElement('i');
+    i.className = k[0];
+    s.appendChild(i);
+    s.appendChild(document.createTextNode(k[1]));
+    legend.appendChild(s);
+  });
+  legend.appendChild(document.createTextNode(
+    'Red triangle: fault firing; amber diamond: violation, ignored write or core bug. ' +
+    'Wheel: zoom; drag: pan; ' +
+    'double click a command: zoom to it.'));
+
+  const report = window.atalabReport = {
+    commands: model.drives.reduce(function (n, d) { return n + d.cmds.length; }, 0),
+    records: model.records,
+    commandBars: 0,
+    drawMs: 0,
+    loadMs: 0,
+    readyAt: 0,
+    /* for tests: a lane's command, and the time in view */
+    command: function (lane, i) { return lanes[lane].items[i]; },
+    view: function () { return [v0, v1]; },
+  };
+  fit();
+  draw();
+  report.loadMs = performance.now() - started;
+  /* since the navigation began: what a person waits for */
+  report.readyAt = performance.now();
+  document.documentElement.setAttribute('data-ready', '1');
+}());
