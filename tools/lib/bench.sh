@@ -9,17 +9,19 @@ ATALAB_BENCH_RULES=10000
 ATALAB_BENCH_READS=3
 
 cmd_bench() {
-	local size=256M runs=3 trace=0 diff=0
+	local size=256M runs=3 trace=0 diff=0 report=0
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--trace) trace=1; shift ;;
 		--diff) diff=1; shift ;;
+		--report) report=1; shift ;;
 		--size) [ $# -ge 2 ] || usage_error "option --size needs a value"; size=$2; shift 2 ;;
 		--runs) [ $# -ge 2 ] || usage_error "option --runs needs a value"; runs=$2; shift 2 ;;
 		-h | --help)
 			cat <<USAGE
 usage: atalab bench [--size SIZE] [--runs N] [--trace]
        atalab bench --diff
+       atalab bench --report [--runs N]
 Sequential O_DIRECT write then $ATALAB_BENCH_READS reads of SIZE (default 256M) in the guest, 1 MiB
 requests, N runs (default 3), alternating between three machines:
 atalab-ide, QEMU's stock piix4-ide, and atalab-ide with $ATALAB_BENCH_RULES fault rules
@@ -37,11 +39,16 @@ printing the records and bytes of each.
 each read 4 MiB by PIO with a raw trace (about a million records each);
 the report and the unified diff of the two traces are timed, printing the
 records, the seconds and the peak memory of each.
+--report instead measures tools/atalab trace report: 100,000 records of a
+raw-traced PIO read become a page, timed, which headless Chromium opens N
+times (default 3): the milliseconds from the navigation's start to the
+page's first drawing, each and their median.
 
 examples:
   tools/atalab bench --size 64M --runs 1
   tools/atalab bench --runs 5 --trace
   tools/atalab bench --diff
+  tools/atalab bench --report
 USAGE
 			return 0 ;;
 		*) usage_error "unknown option '$1'" ;;
@@ -56,6 +63,10 @@ USAGE
 	trap "rm -rf '$work'" EXIT
 	if [ $diff = 1 ]; then
 		bench_diff "$work"
+		return
+	fi
+	if [ $report = 1 ]; then
+		bench_report "$work" "$runs"
 		return
 	fi
 	bench_rules "$size" >"$work/never.rules"
@@ -142,6 +153,37 @@ bench_diff() {
 		[[ "$stats" == "diff: "* ]] || die "bench: trace diff --format $format printed no figures: $stats"
 		printf 'trace diff --format %s: %s\n' $format "${stats#diff: }"
 	done
+}
+
+# The trace report of 100,000 records (a raw-traced PIO read of 384 KiB in
+# 512-byte commands, cut to its first 100,000 records): the seconds to
+# write the page, and the time headless Chromium takes to open it.
+bench_report() {
+	local work=$1 runs=$2 i t0 t1 out ms all=()
+	truncate -s 32M "$work/disk.img"
+	"$ATALAB_ROOT/tools/atalab" run --quiet --append libata.dma=0 --log "$work/console.log" \
+		--disk "$work/disk.img" --trace "$work/raw.trace" --trace-data raw --timeout 900 -- \
+		ata-pattern read /dev/sda --size 384K --block 512 --direct >/dev/null ||
+		die "bench: the raw PIO read failed (console: $work/console.log)"
+	awk '/^#/ && !n { print; next } { if (n++ == 100000) exit; print }' "$work/raw.trace" >"$work/100k.trace"
+	[ "$(grep -vc '^#' "$work/100k.trace")" = 100000 ] ||
+		die "bench: the raw PIO read wrote fewer than 100,000 records"
+	t0=$(date +%s%N)
+	"$(trace_tool_binary)" report "$work/100k.trace" -o "$work/100k.html" ||
+		die "bench: trace report failed"
+	t1=$(date +%s%N)
+	printf 'trace report of 100000 records (%d bytes): a %d-byte page in %.2f s\n' \
+		"$(stat -c %s "$work/100k.trace")" "$(stat -c %s "$work/100k.html")" \
+		"$(awk -v n=$((t1 - t0)) 'BEGIN { print n / 1e9 }')"
+	for i in $(seq "$runs"); do
+		out=$(python3 "$ATALAB_ROOT/tests/tools/report-browser.py" --no-click "$work/100k.html") ||
+			die "bench: Chromium could not open the page: $out"
+		ms=$(printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print("%.0f" % d["ready_ms"] if d.get("ready") and not d["errors"] else "")')
+		[ -n "$ms" ] || die "bench: the page did not draw cleanly in Chromium: $out"
+		printf 'headless Chromium run %d: the page drawn %s ms after navigating to it\n' "$i" "$ms"
+		all+=("$ms")
+	done
+	printf 'opening 100000 records in headless Chromium, median of %d: %s ms\n' "$runs" "$(bench_median "${all[@]}")"
 }
 
 bench_ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", 100 * a / b }'; }
