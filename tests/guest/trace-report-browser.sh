@@ -2,11 +2,14 @@
 # tools/atalab trace report of real runs, opened in headless Chromium as a
 # person would (tests/tools/report-browser.py): the timeout scenario's
 # trace (a fault rule hangs a read, libata times it out, resets the channel
-# and retries) and 100,000 records of a raw-traced PIO run.  Each page
+# and retries), the scenario under ata_piix and atalab_piix side by side,
+# and 100,000 records of a raw-traced PIO run.  Each page
 # draws without a script error, with one bar per command the reader
 # counts; in the scenario's, the hung read is a timed-out bar, the rule's
 # firing a marker, a click on a bar shows that command's records, the wheel
-# zooms, and its VCD is read by GTKWave's reader.  The pages, VCD and
+# zooms, and its VCD is read by GTKWave's reader; the two drivers' page
+# lists every difference trace diff reports, and a click on one shows the
+# records of both runs.  The pages, VCD and
 # screenshots are kept in the cache's logs/trace-report-browser/; the
 # 100,000-record page's opening time is printed (tools/atalab bench
 # --report measures it).
@@ -16,7 +19,7 @@ BROWSER=$ATALAB_ROOT/tests/tools/report-browser.py
 CHECK=$ATALAB_ROOT/tests/tools/report-check.py
 rm -rf "$KEEP"
 mkdir -p "$KEEP"
-"$ATALAB" scenario --trace "$WORK/traces" --work "$WORK/scenario" \
+"$ATALAB" scenario --jobs 2 --compare-driver atalab_piix --trace "$WORK/traces" --work "$WORK/scenario" \
 	"$ATALAB_ROOT/tests/scenarios/timeout.scenario" >"$WORK/scenario.out" 2>&1 &
 scenario=$!
 "$ATALAB" run --quiet --log "$WORK/raw.log" --disk "$WORK/raw.img" --disk-size 32M \
@@ -59,6 +62,22 @@ fact "$B" '(" seq=%d" % d["clicked"]["cmd"][4]) in d["detail_records"]' True
 fact "$B" 'd["view_after"][1] - d["view_after"][0] < (d["view_before"][1] - d["view_before"][0]) / 2' True
 [ -s "$KEEP/timeout.png" ] || fail "no screenshot"
 echo "screenshot: $KEEP/timeout.png"
+
+# The scenario under ata_piix (A) and atalab_piix (B), side by side.
+TB=$WORK/traces/timeout.atalab_piix.trace
+"$ATALAB" trace report "$T" "$TB" -o "$KEEP/timeout-pair.html" || fail "no report of the two runs"
+# exit 1: the runs differ
+"$ATALAB" trace diff --format json "$T" "$TB" >"$WORK/diff.json" || [ $? = 1 ] || fail "trace diff failed"
+ndiff=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["differences"]))' "$WORK/diff.json")
+[ "$ndiff" -gt 0 ] || fail "trace diff finds no difference between the two drivers"
+python3 "$BROWSER" "$KEEP/timeout-pair.html" --screenshot "$KEEP/timeout-pair.png" >"$WORK/pair.json" ||
+	fail "Chromium could not open the page of two runs: $(cat "$WORK/pair.json")"
+fact "$WORK/pair.json" 'd["ready"]' True
+fact "$WORK/pair.json" 'd["errors"]' '[]'
+fact "$WORK/pair.json" 'd["diff_rows"]' "$ndiff"
+fact "$WORK/pair.json" 'd["diff_a"].startswith("A: ") and d["diff_b"].startswith("B: ")' True
+echo "differences: $ndiff, marked on $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["marked_rows"], "rows of", d["rows"])' "$WORK/pair.json")"
+echo "screenshot: $KEEP/timeout-pair.png"
 
 # 100,000 records: the header and the first 100,000 records of the raw run.
 awk '/^#/ && !n { print; next } { if (n++ == 100000) exit; print }' "$WORK/raw.trace" >"$KEEP/100k.trace"

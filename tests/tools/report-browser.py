@@ -2,7 +2,9 @@
 # Open a tools/atalab trace report page in headless Chromium (Debian's
 # chromium package) through the DevTools protocol on a pipe, as a person
 # would: wait until it has drawn, count the command bars, click one with a
-# real mouse event, zoom with the wheel, and save a screenshot.  Prints one
+# real mouse event, zoom with the wheel, and save a screenshot.  On a page
+# of two runs side by side: count the differences and marked rows, and
+# click the first difference and the first marked row.  Prints one
 # JSON object: how long the page took to open, the bars, script errors and
 # what the click showed.  Exit 0 when the page could be driven (the caller
 # judges the figures), 2 when Chromium could not.
@@ -127,6 +129,37 @@ FIND_BAR = """(function () {
 })()"""
 
 
+def click_at(b, s, x, y):
+    for kind in ('mouseMoved', 'mousePressed', 'mouseReleased'):
+        b.call('Input.dispatchMouseEvent', {
+            'type': kind, 'x': x, 'y': y, 'button': 'left',
+            'buttons': 1 if kind == 'mousePressed' else 0, 'clickCount': 1}, session=s)
+
+
+def pair_page(b, s, js, result):
+    """Two runs side by side: the page's counts, and a click on the first
+    difference of the table and on the first marked row of commands."""
+    result['mode'] = 'pair'
+    for k in ('diffs', 'rows', 'markedRows', 'markedDiffs'):
+        result[k] = js('window.atalabReport.%s' % k)
+    result['diff_rows'] = js("document.querySelectorAll('#diff-table tr.diff').length")
+    result['marked_rows'] = js("document.querySelectorAll('table.aligned tr.differs').length")
+    for what, sel in (('diff', '#diff-table tr.diff'), ('row', 'table.aligned tr.differs')):
+        at = js("""(function () {
+          const e = document.querySelector('%s');
+          if (!e) { return null; }
+          e.scrollIntoView({block: 'center'});
+          const r = e.getBoundingClientRect();
+          return {x: r.left + 10, y: r.top + r.height / 2};
+        })()""" % sel)
+        if not at:
+            continue
+        click_at(b, s, at['x'], at['y'])
+        result[what + '_title'] = js("document.getElementById('detail-title').textContent")
+        result[what + '_a'] = js("document.getElementById('detail-a').textContent")
+        result[what + '_b'] = js("document.getElementById('detail-b').textContent")
+
+
 def errors_of(events):
     """Script errors the page raised or logged."""
     out = []
@@ -181,6 +214,8 @@ def main():
             result['ready_ms'] = js('window.atalabReport ? window.atalabReport.readyAt : null')
             result['commands'] = js('window.atalabReport ? window.atalabReport.commands : null')
             result['records'] = js('window.atalabReport ? window.atalabReport.records : null')
+            if js("window.atalabReport ? window.atalabReport.mode || '' : ''") == 'pair':
+                pair_page(b, s, js, result)
             result['bars'] = js("document.querySelectorAll('#timeline rect.cmd').length")
             result['fault_markers'] = js(
                 "document.querySelectorAll('#timeline path.marker.fault').length")
@@ -191,11 +226,7 @@ def main():
                 js("document.getElementById('timeline').scrollIntoView()")
                 target_bar = result['clicked'] = js(FIND_BAR)
                 if target_bar:
-                    for kind in ('mouseMoved', 'mousePressed', 'mouseReleased'):
-                        b.call('Input.dispatchMouseEvent', {
-                            'type': kind, 'x': target_bar['x'], 'y': target_bar['y'],
-                            'button': 'left', 'buttons': 1 if kind == 'mousePressed' else 0,
-                            'clickCount': 1}, session=s)
+                    click_at(b, s, target_bar['x'], target_bar['y'])
                     result['detail_title'] = js("document.getElementById('detail-title').textContent")
                     result['detail_records'] = js(
                         "document.getElementById('detail-records').textContent")

@@ -5,7 +5,7 @@
 # the summary table's cells, and anything the page would fetch from
 # elsewhere.  Prints one JSON object of facts for the calling test.
 #
-# usage: report-check.py PAGE.html TRACE
+# usage: report-check.py PAGE.html TRACE [TRACE_B]   (B: a page of two runs)
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
 import html.parser
@@ -31,7 +31,8 @@ class Page(html.parser.HTMLParser):
                 self.external.append('%s %s=%s' % (tag, k, a[k]))
         if tag == 'script':
             self.scripts += 1
-        if a.get('id') in ('atalab-model', 'atalab-trace'):
+        if a.get('id') in ('atalab-model', 'atalab-trace', 'atalab-trace-a',
+                           'atalab-trace-b'):
             self.capture = a['id']
             self.text[self.capture] = []
         if tag == 'td' and 'data-key' in a:
@@ -52,18 +53,20 @@ class Page(html.parser.HTMLParser):
 
 
 def main():
-    page_path, trace_path = sys.argv[1], sys.argv[2]
+    page_path, traces = sys.argv[1], sys.argv[2:]
     p = Page()
     with open(page_path, encoding='utf-8') as f:
         p.feed(f.read())
     p.close()
-    with open(trace_path, encoding='utf-8') as f:
-        trace = f.read()
+    ids = ['atalab-trace'] if len(traces) == 1 else ['atalab-trace-a', 'atalab-trace-b']
+    equal = True
+    for path, id in zip(traces, ids):
+        with open(path, encoding='utf-8') as f:
+            equal = equal and ''.join(p.text.get(id, [''])) == f.read()
     model = json.loads(''.join(p.text.get('atalab-model', [''])))
-    carried = ''.join(p.text.get('atalab-trace', ['']))
     out = {
         'model': model,
-        'trace_equal': carried == trace,
+        'trace_equal': equal,
         'scripts': p.scripts,
         'external': p.external,
         'cells': p.cells,

@@ -8,7 +8,10 @@
 # HTML does not escape), one script of ours and nothing fetched.  A real
 # trace opened in headless Chromium: no script error, one bar per command,
 # a click shows the command's records, the wheel zooms.  --vcd writes what
-# trace vcd writes.  Bad input exits 2 and leaves no page.
+# trace vcd writes.  Two runs side by side: the differences trace diff
+# reports, lined up as it lines them up, marked on their rows; a click on a
+# difference or a row shows both runs' records.  Bad input exits 2 and
+# leaves no page.
 . "$(dirname "$0")/lib.sh"
 HERE=$ATALAB_ROOT/tests/tools
 REAL=$HERE/traces/piix4-ata_piix-dd.trace
@@ -103,6 +106,40 @@ if python3 "$HERE/report-browser.py" "$WORK/real.html" --screenshot "$WORK/real.
 else
 	bad "Chromium could not open the page: $(cat "$WORK/browser.json")"
 fi
+
+# Two runs side by side: B's first read fails, its second reads elsewhere.
+sed 's/READ_SECTORS lba=6 count=1 seq=2/READ_SECTORS lba=7 count=1 seq=2/
+s/^1105 ata0 done d0 0xc8 status=0x50 seq=1/1105 ata0 error d0 UNC cmd=0xc8 status=0x51 error=0x40 seq=1/' \
+	"$WORK/hand.trace" >"$WORK/hand-b.trace"
+check "a report of two runs" "$ATALAB" trace report "$WORK/hand.trace" "$WORK/hand-b.trace" -o "$WORK/pair.html"
+"$ATALAB" trace diff --format json "$WORK/hand.trace" "$WORK/hand-b.trace" >"$WORK/pair-diff.json"
+python3 "$HERE/report-check.py" "$WORK/pair.html" "$WORK/hand.trace" "$WORK/hand-b.trace" >"$WORK/pair.json"
+P=$WORK/pair.json
+fact "$P" 'd["trace_equal"]' True
+# the differences trace diff reports, in its order
+fact "$P" '[[x[0], x[1], x[4], x[7], x[8]] for x in m["diffs"]] == [[x["class"], x["space"], x["what"], x["a_line"], x["b_line"]] for x in json.load(open(sys.argv[1].replace("pair.json", "pair-diff.json")))["differences"]]' True
+fact "$P" 'len(m["diffs"])' 3
+fact "$P" 'm["pairs"][0]' '[[0, 0], [1, 1], [2, 2]]'
+fact "$P" 'd["cells"]["errors"], d["cells"]["commands"], d["cells"]["all"], d["cells"]["time"]' \
+	"(['2'], ['1'], ['3'], ['ignored'])"
+if python3 "$HERE/report-browser.py" "$WORK/pair.html" >"$WORK/pair-browser.json"; then
+	B=$WORK/pair-browser.json
+	fact "$B" 'd["errors"]' '[]'
+	fact "$B" '(d["diff_rows"], d["marked_rows"], d["markedDiffs"])' '(3, 3, 3)'
+	# the first difference: the error handling, A's at its reset (line 28), B's at the error (18)
+	fact "$B" '(">     28  4000 ata0 reset srst=1" in d["diff_a"], ">     18  1105 ata0 error d0 UNC" in d["diff_b"])' '(True, True)'
+	fact "$B" '("done d0 0xc8 status=0x50 seq=1" in d["row_a"], "error d0 UNC cmd=0xc8" in d["row_b"])' '(True, True)'
+else
+	bad "Chromium could not open the page of two runs: $(cat "$WORK/pair-browser.json")"
+fi
+sed 's/^# personality piix4/# personality ich5/' "$WORK/hand.trace" >"$WORK/ich5.trace"
+expect 2 "personality" -- trace report "$WORK/hand.trace" "$WORK/ich5.trace" -o "$WORK/x.html"
+expect 2 "--vcd goes with one trace" -- trace report "$WORK/hand.trace" "$WORK/hand-b.trace" --vcd "$WORK/x.vcd"
+expect 2 "unknown class 'nonsense'" -- trace report "$WORK/hand.trace" "$WORK/hand-b.trace" --ignore nonsense
+check "--ignore errors,commands: no difference left" "$ATALAB" trace report "$WORK/hand.trace" "$WORK/hand-b.trace" \
+	--ignore errors,commands -o "$WORK/same.html"
+python3 "$HERE/report-check.py" "$WORK/same.html" "$WORK/hand.trace" "$WORK/hand-b.trace" >"$WORK/same.json"
+fact "$WORK/same.json" '(len(m["diffs"]), d["cells"]["errors"])' "(0, ['ignored'])"
 
 expect 2 "a timeline needs the trace's own times: this trace's are normalized to 0" -- \
 	trace report "$ATALAB_ROOT/traces/golden/piix4-ata_piix-dma.trace" -o "$WORK/golden.html"

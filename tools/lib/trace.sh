@@ -19,6 +19,7 @@ usage: atalab trace check FILE...
        atalab trace replay [--context N] [--max-accesses N] [--quiet] FILE
        atalab trace vcd FILE [-o OUT]
        atalab trace report FILE [-o OUT] [--vcd VCD]
+       atalab trace report A B [-o OUT] [--ignore CLASS,...|none]
        atalab trace bless [NAME...]
   check    parse every record strictly (FILE:LINE: message on the first
            bad one) and count the records of each kind
@@ -66,7 +67,10 @@ usage: atalab trace check FILE...
            timeline: per channel INTRQ, bus-master activity and SRST, per
            drive its commands (coloured by protocol and outcome), fault
            firings and violations, and its decoded timing; a click shows
-           the records.  To OUT or stdout; --vcd also writes the VCD
+           the records.  To OUT or stdout; --vcd also writes the VCD.
+           With two traces, the runs side by side: lined up as trace diff
+           lines them up (--ignore as its), every difference it reports
+           listed and marked on its commands, a click shows both records
   bless    rerun the golden traces (traces/golden/README.md), every one or
            the NAMEs, and write them normalized (see trace bless --help)
 Exit status 2 for a bad command line or a malformed trace.
@@ -81,6 +85,7 @@ examples:
   tools/atalab trace replay traces/golden/piix4-ata_piix-dma.trace
   tools/atalab trace vcd run.trace -o run.vcd && gtkwave run.vcd
   tools/atalab trace report run.trace -o run.html && chromium run.html
+  tools/atalab trace report ata_piix.trace atalab_piix.trace -o diff.html
   tools/atalab trace bless piix4-ata_piix-dma
 USAGE
 		[ -n "$sub" ] && return 0

@@ -15,6 +15,9 @@
  *   atalab-trace report FILE [-o OUT] [--vcd VCD] [--assets DIR]
  *                                     the trace as an HTML page
  *                                     (trace-report.h)
+ *   atalab-trace report A B [-o OUT] [--ignore CLASS,...] [--assets DIR]
+ *                                     two runs side by side, lined up
+ *                                     as trace diff lines them up
  *
  * grep filters (all must hold): --kind NAME (a form of the table, e.g.
  * ATA_FAULT, ACCESS; or its record kind, e.g. fault, timing-summary;
@@ -62,6 +65,8 @@ static int usage(void)
             "[--quiet] FILE\n"
             "       atalab-trace vcd FILE [-o OUT]\n"
             "       atalab-trace report FILE [-o OUT] [--vcd VCD] "
+            "[--assets DIR]\n"
+            "       atalab-trace report A B [-o OUT] [--ignore CLASS,...] "
             "[--assets DIR]\n");
     return EXIT_USAGE;
 }
@@ -382,6 +387,31 @@ static int diff_usage(const char *why, const char *arg)
     return EXIT_USAGE;
 }
 
+/*
+ * --ignore CLASS[,CLASS...]|none into o; NULL, or the unknown class (a
+ * pointer into a static copy, valid until the next call).
+ */
+static const char *parse_ignore(const char *v, DiffOptions *o)
+{
+    static char bad[64];
+    g_auto(GStrv) classes = g_strsplit(v, ",", -1);
+    unsigned k;
+
+    for (k = 0; classes[k]; k++) {
+        int c = diff_class_find(classes[k]);
+
+        if (!strcmp(classes[k], "none")) {
+            memset(o->ignore, 0, sizeof(o->ignore));
+        } else if (c < 0) {
+            g_strlcpy(bad, classes[k], sizeof(bad));
+            return bad;
+        } else {
+            o->ignore[c] = true;
+        }
+    }
+    return NULL;
+}
+
 static int cmd_diff(int argc, char **argv)
 {
     static const char *const spaces[] = {
@@ -406,22 +436,13 @@ static int cmd_diff(int argc, char **argv)
                 return diff_usage("unknown format", v);
             }
         } else if ((v = option(argc, argv, &i, "--ignore"))) {
-            g_auto(GStrv) classes = g_strsplit(v, ",", -1);
-            unsigned k;
+            const char *bad = parse_ignore(v, &o);
 
-            for (k = 0; classes[k]; k++) {
-                int c = diff_class_find(classes[k]);
-
-                if (!strcmp(classes[k], "none")) {
-                    memset(o.ignore, 0, sizeof(o.ignore));
-                } else if (c < 0) {
-                    return diff_usage("unknown class (timing, commands, "
-                                      "protocol, errors, faults, violations, "
-                                      "data, taskfile, polls, time, addresses, "
-                                      "none)", classes[k]);
-                } else {
-                    o.ignore[c] = true;
-                }
+            if (bad) {
+                return diff_usage("unknown class (timing, commands, "
+                                  "protocol, errors, faults, violations, "
+                                  "data, taskfile, polls, time, addresses, "
+                                  "none)", bad);
             }
         } else if ((v = option(argc, argv, &i, "--only"))) {
             unsigned k;
@@ -569,13 +590,18 @@ static int write_out(const char *path, int (*fn)(void *, FILE *), void *arg)
 }
 
 typedef struct ReportJob {
-    const char *trace, *assets;
+    const char *trace, *other, *assets;
+    DiffOptions o;
 } ReportJob;
 
 static int report_page(void *arg, FILE *out)
 {
     ReportJob *job = arg;
 
+    if (job->other) {
+        return trace_report_pair(job->trace, job->other, &job->o,
+                                 job->assets, out, stderr);
+    }
     return trace_report(job->trace, job->assets, out, stderr);
 }
 
@@ -599,17 +625,28 @@ static int cmd_report(int argc, char **argv)
     ReportJob job = { 0 };
     int i, rc;
 
+    diff_options_init(&job.o);
     for (i = 0; i < argc; i++) {
         if ((v = option(argc, argv, &i, "-o"))) {
             out = v;
         } else if ((v = option(argc, argv, &i, "--vcd"))) {
             vcd = v;
+        } else if ((v = option(argc, argv, &i, "--ignore"))) {
+            const char *bad = parse_ignore(v, &job.o);
+
+            if (bad) {
+                fprintf(stderr, "atalab-trace report: unknown class '%s'\n",
+                        bad);
+                return usage();
+            }
         } else if ((v = option(argc, argv, &i, "--assets"))) {
             assets = g_strdup(v);
-        } else if ((argv[i][0] == '-' && argv[i][1]) || job.trace) {
+        } else if ((argv[i][0] == '-' && argv[i][1]) || job.other) {
             fprintf(stderr, "atalab-trace report: unexpected '%s'\n",
                     argv[i]);
             return usage();
+        } else if (job.trace) {
+            job.other = argv[i];
         } else {
             job.trace = argv[i];
         }
@@ -627,6 +664,10 @@ static int cmd_report(int argc, char **argv)
             return EXIT_USAGE;
         }
         assets = g_build_filename(root, "tools", "trace", "report", NULL);
+    }
+    if (job.other && vcd) {
+        fprintf(stderr, "atalab-trace report: --vcd goes with one trace\n");
+        return EXIT_USAGE;
     }
     job.assets = assets;
     rc = write_out(out, report_page, &job);

@@ -29,13 +29,29 @@ typedef struct DiffDifference {
     unsigned a_line, b_line;
 } DiffDifference;
 
+/* Two commands lined up by the alignment; -1: none on that side. */
+typedef struct DiffPair {
+    int a, b;                   /* indices into the drive's cmds */
+} DiffPair;
+
 /* Two traces compared: what was asked, and what differs, in order. */
 typedef struct DiffResult {
     const DiffOptions *o;
-    const DiffTrace *ta, *tb;
+    DiffTrace *ta, *tb;
     const AtalabPersonality *pers;
     GArray *diffs;              /* DiffDifference */
+    GArray *pairs[DIFF_DRIVES]; /* DiffPair: each drive's commands as
+                                 * aligned, in order */
 } DiffResult;
+
+/*
+ * Load and compare the traces at paths a and b (the semantic comparison:
+ * trace diff --format report or json).  NULL with *err when either cannot
+ * be read or they are not comparable.
+ */
+DiffResult *diff_compare(const char *a, const char *b, const DiffOptions *o,
+                         GError **err);
+void diff_result_free(DiffResult *r);
 
 void diff_print_report(const DiffResult *r, FILE *out);
 void diff_print_json(const DiffResult *r, FILE *out);

@@ -682,10 +682,19 @@ static char *data_text(const DiffResult *df, const DiffCmd *c)
 static void cmd_pair(DiffResult *df, DriveCtx *dc, const DiffCmd *a,
                      const DiffCmd *b, bool same_params);
 
+/* The alignment's next row: commands i of A and j of B (-1: none). */
+static void lined_up(DiffResult *df, int drive, int i, int j)
+{
+    DiffPair p = { i, j };
+
+    g_array_append_val(df->pairs[drive], p);
+}
+
 static void cmds_equal(DiffResult *df, size_t i, size_t j, void *opaque)
 {
     DriveCtx *dc = opaque;
 
+    lined_up(df, dc->drive, i, j);
     cmd_pair(df, dc, cmd_of(dc->a, i), cmd_of(dc->b, j), true);
 }
 
@@ -760,6 +769,7 @@ static void cmds_changed(DiffResult *df, size_t i, size_t j, void *opaque)
     DriveCtx *dc = opaque;
     const DiffCmd *a = cmd_of(dc->a, i), *b = cmd_of(dc->b, j);
 
+    lined_up(df, dc->drive, i, j);
     if (a->opcode != b->opcode) {
         /* The protocol difference names both commands. */
         g_autofree char *pa = protocol_text(a);
@@ -783,6 +793,7 @@ static void cmds_alone(DiffResult *df, size_t i, bool in_a, void *opaque)
     DriveCtx *dc = opaque;
     guint idx = i;
 
+    lined_up(df, dc->drive, in_a ? (int)i : -1, in_a ? -1 : (int)i);
     g_array_append_val(in_a ? dc->alone_a : dc->alone_b, idx);
 }
 
@@ -1054,58 +1065,89 @@ static char *incomparable(const DiffTrace *a, const DiffTrace *b)
 
 /* ---- entry -------------------------------------------------------------------- */
 
+DiffResult *diff_compare(const char *a, const char *b, const DiffOptions *o,
+                         GError **err)
+{
+    g_autofree char *why = NULL;
+    DiffTrace *ta, *tb = NULL;
+    DiffResult *df;
+    int drive;
+
+    ta = diff_trace_load(a, err);
+    if (ta) {
+        tb = diff_trace_load(b, err);
+    }
+    if (!ta || !tb) {
+        diff_trace_free(ta);
+        return NULL;
+    }
+    why = incomparable(ta, tb);
+    if (why) {
+        g_set_error_literal(err, G_FILE_ERROR, G_FILE_ERROR_INVAL, why);
+        diff_trace_free(ta);
+        diff_trace_free(tb);
+        return NULL;
+    }
+    df = g_new0(DiffResult, 1);
+    df->o = o;
+    df->ta = ta;
+    df->tb = tb;
+    df->pers = atalab_personality_find(ta->personality);
+    df->diffs = g_array_new(false, true, sizeof(DiffDifference));
+    compare_writes(df);
+    for (drive = 0; drive < DIFF_DRIVES; drive++) {
+        df->pairs[drive] = g_array_new(false, false, sizeof(DiffPair));
+        if (!ta->drive[drive].present && !tb->drive[drive].present) {
+            continue;
+        }
+        compare_phases(df, drive);
+        compare_commands(df, drive);
+        compare_events(df, drive, DIFF_FAULTS);
+        compare_events(df, drive, DIFF_VIOLATIONS);
+    }
+    return df;
+}
+
+void diff_result_free(DiffResult *df)
+{
+    unsigned i;
+
+    if (!df) {
+        return;
+    }
+    for (i = 0; i < df->diffs->len; i++) {
+        difference_clear(&g_array_index(df->diffs, DiffDifference, i));
+    }
+    g_array_free(df->diffs, true);
+    for (i = 0; i < DIFF_DRIVES; i++) {
+        g_array_free(df->pairs[i], true);
+    }
+    diff_trace_free(df->ta);
+    diff_trace_free(df->tb);
+    g_free(df);
+}
+
 int diff_traces(const char *a, const char *b, const DiffOptions *o,
                 FILE *out, FILE *err)
 {
     g_autoptr(GError) e = NULL;
-    g_autofree char *why = NULL;
-    DiffTrace *ta = NULL, *tb = NULL;
-    DiffResult df = { .o = o };
-    int drive, rc = 2;
-    unsigned i;
+    DiffResult *df;
+    int rc;
 
     if (o->format == DIFF_FORMAT_UNIFIED) {
         return diff_unified(a, b, o, out, err);
     }
-    ta = diff_trace_load(a, &e);
-    if (ta) {
-        tb = diff_trace_load(b, &e);
-    }
-    if (!ta || !tb) {
+    df = diff_compare(a, b, o, &e);
+    if (!df) {
         fprintf(err, "%s\n", e->message);
-        goto out;
-    }
-    why = incomparable(ta, tb);
-    if (why) {
-        fprintf(err, "%s\n", why);
-        goto out;
-    }
-    df.ta = ta;
-    df.tb = tb;
-    df.pers = atalab_personality_find(ta->personality);
-    df.diffs = g_array_new(false, true, sizeof(DiffDifference));
-    compare_writes(&df);
-    for (drive = 0; drive < DIFF_DRIVES; drive++) {
-        if (!ta->drive[drive].present && !tb->drive[drive].present) {
-            continue;
-        }
-        compare_phases(&df, drive);
-        compare_commands(&df, drive);
-        compare_events(&df, drive, DIFF_FAULTS);
-        compare_events(&df, drive, DIFF_VIOLATIONS);
+        return 2;
     }
     if (o->format == DIFF_FORMAT_JSON) {
-        diff_print_json(&df, out);
+        diff_print_json(df, out);
     } else {
-        diff_print_report(&df, out);
+        diff_print_report(df, out);
     }
-    rc = df.diffs->len ? 1 : 0;
-    for (i = 0; i < df.diffs->len; i++) {
-        difference_clear(&g_array_index(df.diffs, DiffDifference, i));
-    }
-    g_array_free(df.diffs, true);
-out:
-    diff_trace_free(ta);
-    diff_trace_free(tb);
+    rc = df->diffs->len ? 1 : 0;
+    diff_result_free(df);
     return rc;
 }

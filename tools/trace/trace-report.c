@@ -22,6 +22,7 @@
 
 #include "ata-device.h"
 #include "diff-model.h"
+#include "diff-output.h"
 #include "trace-read.h"
 
 #define CHANNELS        2
@@ -357,16 +358,12 @@ static void json_events(GString *g, const GArray *events)
     g_string_append_c(g, ']');
 }
 
-static void json_drive(GString *g, const DiffTrace *t, const Lanes *l,
-                       unsigned drive, int64_t end)
+/* The drive's commands as a JSON array; an open one ends at end. */
+static void json_cmds(GString *g, const DiffDrive *d, int64_t end)
 {
-    const DiffDrive *d = &t->drive[drive];
     unsigned i;
 
-    g_string_append(g, "{\"name\":");
-    json_str(g, diff_drive_name(drive));
-    g_string_append_printf(g, ",\"present\":%s,\"cmds\":[",
-                           d->present ? "true" : "false");
+    g_string_append_c(g, '[');
     for (i = 0; i < d->cmds->len; i++) {
         const DiffCmd *c = &g_array_index(d->cmds, DiffCmd, i);
 
@@ -374,7 +371,8 @@ static void json_drive(GString *g, const DiffTrace *t, const Lanes *l,
          *  phase,bytes,faults] */
         g_string_append_printf(g, "%s[%" PRId64 ",%" PRId64 ",\"%s\",\"%s\","
                                "%u,%u,%u,", i ? "," : "", c->start,
-                               c->outcome == DIFF_OUT_OPEN ? end : c->end,
+                               c->outcome == DIFF_OUT_OPEN ?
+                               MAX(end, c->start) : c->end,
                                protocol_names[bar_protocol(c)],
                                outcome_names[c->outcome], c->seq, c->line,
                                c->end_line);
@@ -387,7 +385,20 @@ static void json_drive(GString *g, const DiffTrace *t, const Lanes *l,
                                diff_phase_name(c->phase), cmd_bytes(c),
                                c->faults);
     }
-    g_string_append(g, "],\"faults\":");
+    g_string_append_c(g, ']');
+}
+
+static void json_drive(GString *g, const DiffTrace *t, const Lanes *l,
+                       unsigned drive, int64_t end)
+{
+    const DiffDrive *d = &t->drive[drive];
+
+    g_string_append(g, "{\"name\":");
+    json_str(g, diff_drive_name(drive));
+    g_string_append_printf(g, ",\"present\":%s,\"cmds\":",
+                           d->present ? "true" : "false");
+    json_cmds(g, d, end);
+    g_string_append(g, ",\"faults\":");
     json_events(g, d->faults);
     g_string_append(g, ",\"violations\":");
     json_events(g, d->violations);
@@ -632,6 +643,44 @@ static char *asset(const char *dir, const char *name, FILE *err)
     return text;
 }
 
+/* Load the page's script and style; false with the reason on err. */
+static bool assets_load(const char *dir, char **js, char **css, FILE *err)
+{
+    *js = asset(dir, "report.js", err);
+    *css = *js ? asset(dir, "report.css", err) : NULL;
+    return *css != NULL;
+}
+
+static void page_start(FILE *out, const char *title, const char *css)
+{
+    fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
+            "<meta charset=\"utf-8\"><title>atalab trace report: ");
+    html_text(out, title);
+    fprintf(out, "</title>\n<style>\n%s</style></head>\n<body>\n"
+            "<h1>atalab trace report: <code>", css);
+    html_text(out, title);
+    fprintf(out, "</code></h1>\n");
+}
+
+/* The model, the traces' text (id: path), the script. */
+static int page_end(FILE *out, const GString *model, const char *const *ids,
+                    const char *const *paths, unsigned n, const char *js,
+                    FILE *err)
+{
+    unsigned i;
+    int rc = 0;
+
+    fprintf(out, "<script type=\"application/json\" id=\"atalab-model\">"
+            "%s</script>\n", model->str);
+    for (i = 0; i < n && !rc; i++) {
+        fprintf(out, "<pre id=\"%s\" hidden>", ids[i]);
+        rc = copy_escaped(paths[i], out, err);
+        fprintf(out, "</pre>\n");
+    }
+    fprintf(out, "<script>\n%s</script>\n</body></html>\n", js);
+    return rc;
+}
+
 int trace_report(const char *path, const char *assets, FILE *out, FILE *err)
 {
     g_autoptr(GError) e = NULL;
@@ -647,9 +696,7 @@ int trace_report(const char *path, const char *assets, FILE *out, FILE *err)
                 "a file, not standard input\n");
         return 2;
     }
-    js = asset(assets, "report.js", err);
-    css = js ? asset(assets, "report.css", err) : NULL;
-    if (!css) {
+    if (!assets_load(assets, &js, &css, err)) {
         return 2;
     }
     t = diff_trace_load(path, &e);
@@ -672,13 +719,8 @@ int trace_report(const char *path, const char *assets, FILE *out, FILE *err)
     }
     model = model_json(t, &l);
 
-    fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
-            "<meta charset=\"utf-8\"><title>atalab trace report: ");
-    html_text(out, path);
-    fprintf(out, "</title>\n<style>\n%s</style></head>\n<body>\n"
-            "<h1>atalab trace report: <code>", css);
-    html_text(out, path);
-    fprintf(out, "</code></h1>\n<section id=\"summary\"><h2>Summary</h2>");
+    page_start(out, path, css);
+    fprintf(out, "<section id=\"summary\"><h2>Summary</h2>");
     summary_table(out, t, &l);
     fprintf(out, "</section>\n<section id=\"timeline-section\">"
             "<h2>Timeline</h2><div id=\"controls\"></div>"
@@ -690,14 +732,204 @@ int trace_report(const char *path, const char *assets, FILE *out, FILE *err)
             "<pre id=\"detail-records\"></pre></section>\n"
             "<section id=\"header\"><h2>Header</h2>");
     header_table(out, t);
-    fprintf(out, "</section>\n<script type=\"application/json\" "
-            "id=\"atalab-model\">%s</script>\n"
-            "<pre id=\"atalab-trace\" hidden>", model->str);
-    rc = copy_escaped(path, out, err);
-    fprintf(out, "</pre>\n<script>\n%s</script>\n</body></html>\n", js);
+    fprintf(out, "</section>\n");
+    {
+        const char *ids[] = { "atalab-trace" }, *paths[] = { path };
+
+        rc = page_end(out, model, ids, paths, 1, js, err);
+    }
 
     g_string_free(model, true);
     lanes_free(&l);
     diff_trace_free(t);
+    return rc;
+}
+
+/* ---- two runs side by side ------------------------------------------ */
+
+static void json_side(GString *g, const DiffTrace *t)
+{
+    unsigned i;
+
+    g_string_append(g, "{\"path\":");
+    json_str(g, t->path);
+    g_string_append_printf(g, ",\"records\":%" PRIu64 ",\"drives\":[",
+                           t->records);
+    for (i = 0; i < DIFF_DRIVES; i++) {
+        g_string_append_printf(g, "%s{\"name\":", i ? "," : "");
+        json_str(g, diff_drive_name(i));
+        g_string_append_printf(g, ",\"present\":%s,\"cmds\":",
+                               t->drive[i].present ? "true" : "false");
+        json_cmds(g, &t->drive[i], 0);
+        g_string_append_c(g, '}');
+    }
+    g_string_append(g, "]}");
+}
+
+static GString *pair_json(const DiffResult *df)
+{
+    GString *g = g_string_new("{\"mode\":\"pair\",\"a\":");
+    unsigned i, k, c;
+
+    json_side(g, df->ta);
+    g_string_append(g, ",\"b\":");
+    json_side(g, df->tb);
+    g_string_append(g, ",\"pairs\":[");
+    for (i = 0; i < DIFF_DRIVES; i++) {
+        g_string_append(g, i ? ",[" : "[");
+        for (k = 0; k < df->pairs[i]->len; k++) {
+            const DiffPair *p = &g_array_index(df->pairs[i], DiffPair, k);
+
+            g_string_append_printf(g, "%s[%d,%d]", k ? "," : "", p->a, p->b);
+        }
+        g_string_append_c(g, ']');
+    }
+    /* [class,space,drive,phase,what,a,b,a_line,b_line,detail] */
+    g_string_append(g, "],\"diffs\":[");
+    for (i = 0; i < df->diffs->len; i++) {
+        const DiffDifference *d = &g_array_index(df->diffs, DiffDifference, i);
+
+        g_string_append_printf(g, "%s[\"%s\",\"%s\",%d,", i ? "," : "",
+                               diff_class_name(d->cls), d->space, d->drive);
+        json_str(g, d->phase ? d->phase : "");
+        g_string_append_c(g, ',');
+        json_str(g, d->what);
+        g_string_append_c(g, ',');
+        if (d->a) {
+            json_str(g, d->a);
+        } else {
+            g_string_append(g, "null");
+        }
+        g_string_append_c(g, ',');
+        if (d->b) {
+            json_str(g, d->b);
+        } else {
+            g_string_append(g, "null");
+        }
+        g_string_append_printf(g, ",%u,%u,[", d->a_line, d->b_line);
+        for (k = 0; d->detail && k < d->detail->len; k++) {
+            if (k) {
+                g_string_append_c(g, ',');
+            }
+            json_str(g, g_ptr_array_index(d->detail, k));
+        }
+        g_string_append(g, "]]");
+    }
+    g_string_append(g, "],\"ignored\":[");
+    for (c = 0, k = 0; c < DIFF_N_CLASSES; c++) {
+        if (df->o->ignore[c]) {
+            g_string_append_printf(g, "%s\"%s\"", k++ ? "," : "",
+                                   diff_class_name(c));
+        }
+    }
+    g_string_append(g, "]}");
+    return g;
+}
+
+/* Differences per class, and the header lines side by side. */
+static void pair_summary(FILE *out, const DiffResult *df)
+{
+    unsigned count[DIFF_N_CLASSES] = { 0 };
+    unsigned i, c;
+    const GPtrArray *ha = df->ta->header, *hb = df->tb->header;
+
+    for (i = 0; i < df->diffs->len; i++) {
+        count[g_array_index(df->diffs, DiffDifference, i).cls]++;
+    }
+    fprintf(out, "<div id=\"summary-tables\"><table class=\"summary\" "
+            "id=\"summary-classes\"><thead><tr><th>class</th>"
+            "<th>differences</th></tr></thead><tbody>");
+    for (c = 0; c < DIFF_N_CLASSES; c++) {
+        fprintf(out, "<tr><th scope=\"row\">%s</th><td data-key=\"%s\">",
+                diff_class_name(c), diff_class_name(c));
+        if (df->o->ignore[c]) {
+            fprintf(out, "ignored</td></tr>");
+        } else {
+            fprintf(out, "%u</td></tr>", count[c]);
+        }
+    }
+    fprintf(out, "<tr><th scope=\"row\">all</th><td data-key=\"all\">%u"
+            "</td></tr></tbody></table>", df->diffs->len);
+    fprintf(out, "<table class=\"header\" id=\"header-pair\"><thead><tr>"
+            "<th></th><th>A</th><th>B</th></tr></thead><tbody>");
+    for (i = 0; i < ha->len; i++) {
+        const char *l = g_ptr_array_index(ha, i);
+        g_autofree char *key = diff_header_key(l);
+        const char *vb = atalab_trace_header_value(hb, key);
+
+        fprintf(out, "<tr%s><th scope=\"row\">",
+                g_strcmp0(diff_header_value(l), vb) ? " class=\"differs\"" :
+                "");
+        html_text(out, key);
+        fprintf(out, "</th><td>");
+        html_text(out, diff_header_value(l));
+        fprintf(out, "</td><td>");
+        html_text(out, vb ? vb : "(none)");
+        fprintf(out, "</td></tr>");
+    }
+    for (i = 0; i < hb->len; i++) {
+        const char *l = g_ptr_array_index(hb, i);
+        g_autofree char *key = diff_header_key(l);
+
+        if (!atalab_trace_header_value(ha, key)) {
+            fprintf(out, "<tr class=\"differs\"><th scope=\"row\">");
+            html_text(out, key);
+            fprintf(out, "</th><td>(none)</td><td>");
+            html_text(out, diff_header_value(l));
+            fprintf(out, "</td></tr>");
+        }
+    }
+    fprintf(out, "</tbody></table></div>");
+}
+
+int trace_report_pair(const char *a, const char *b, const DiffOptions *o,
+                      const char *assets, FILE *out, FILE *err)
+{
+    g_autoptr(GError) e = NULL;
+    g_autofree char *js = NULL, *css = NULL, *title = NULL;
+    const char *ids[] = { "atalab-trace-a", "atalab-trace-b" };
+    const char *paths[] = { a, b };
+    DiffResult *df;
+    GString *model;
+    int rc;
+
+    if (!strcmp(a, "-") || !strcmp(b, "-")) {
+        fprintf(err, "atalab trace report: the traces are read twice: give "
+                "files, not standard input\n");
+        return 2;
+    }
+    if (!assets_load(assets, &js, &css, err)) {
+        return 2;
+    }
+    df = diff_compare(a, b, o, &e);
+    if (!df) {
+        fprintf(err, "%s\n", e->message);
+        return 2;
+    }
+    model = pair_json(df);
+    title = g_strdup_printf("%s against %s", a, b);
+    page_start(out, title, css);
+    fprintf(out, "<p>A: <code>");
+    html_text(out, a);
+    fprintf(out, "</code> (%" PRIu64 " records); B: <code>", df->ta->records);
+    html_text(out, b);
+    fprintf(out, "</code> (%" PRIu64 " records).  Lined up as <code>tools/"
+            "atalab trace diff</code> lines them up (docs/trace-diff.md); "
+            "every difference it reports is listed and marked on the "
+            "commands it concerns.</p>\n<section id=\"summary\">"
+            "<h2>Summary</h2>", df->tb->records);
+    pair_summary(out, df);
+    fprintf(out, "</section>\n<section id=\"differences\"><h2>Differences"
+            "</h2><div id=\"diff-list\"></div></section>\n"
+            "<section id=\"aligned\"><h2>Commands, lined up</h2>"
+            "<div id=\"aligned-list\"></div></section>\n"
+            "<section id=\"details\"><h2>Records</h2>"
+            "<p id=\"detail-title\">Click a difference or a row of "
+            "commands to see the records of both runs.</p>"
+            "<div class=\"side-by-side\"><pre id=\"detail-a\"></pre>"
+            "<pre id=\"detail-b\"></pre></div></section>\n");
+    rc = page_end(out, model, ids, paths, 2, js, err);
+    g_string_free(model, true);
+    diff_result_free(df);
     return rc;
 }

@@ -12,7 +12,16 @@
   const LABEL_W = 150;
   const LANE_H = 20;
   const AXIS_H = 22;
+  const MAX_SHOWN = 2000;
+  /* the command record's fields: trace-report.c, json_cmds() */
+  const C = { start: 0, end: 1, protocol: 2, outcome: 3, seq: 4, line: 5,
+    endLine: 6, name: 7, params: 8, result: 9, phase: 10, bytes: 11,
+    faults: 12 };
   const model = JSON.parse(document.getElementById('atalab-model').textContent);
+  if (model.mode === 'pair') {
+    pairView();
+    return;
+  }
   const traceText = document.getElementById('atalab-trace').textContent;
   const box = document.getElementById('timeline');
   const statusLine = document.getElementById('status');
@@ -21,10 +30,6 @@
   let lines = null;
   let selected = null;          /* {lane, index} */
 
-  /* the command record's fields: trace-report.c, json_drive() */
-  const C = { start: 0, end: 1, protocol: 2, outcome: 3, seq: 4, line: 5,
-    endLine: 6, name: 7, params: 8, result: 9, phase: 10, bytes: 11,
-    faults: 12 };
 
   /* ---- lanes ---- */
   const lanes = [];
@@ -238,10 +243,13 @@
     return src === 'ata' + ch || src === 'ctl' + ch || src === 'irq' + ch || src === 'cfg';
   }
 
-  const MAX_SHOWN = 2000;
-
   function showRange(title, from, to, ch, mark) {
-    const all = traceLines();
+    detailTitle.textContent = title;
+    detailRecords.textContent = formatRange(traceLines(), from, to, ch, mark);
+  }
+
+  /* Lines from..to of a trace (channel ch's, or all: null), numbered. */
+  function formatRange(all, from, to, ch, mark) {
     const out = [];
     let skipped = 0;
     to = Math.min(to, all.length);
@@ -259,8 +267,7 @@
     if (skipped) {
       out.push('... ' + skipped + ' more records of this channel up to line ' + to);
     }
-    detailTitle.textContent = title;
-    detailRecords.textContent = out.join('\n');
+    return out.join('\n');
   }
 
   /*
@@ -269,15 +276,14 @@
    * records still carry its seq= (a data block the writer held, the Status
    * reads that followed) up to the host's next register write.
    */
-  function commandSpan(lane, it) {
-    const all = traceLines();
+  function commandSpan(all, channel, drive, it) {
     const tag = ' seq=' + it[C.seq];
-    const dev = ' dev=' + (lane.drive & 1);
+    const dev = ' dev=' + (drive & 1);
     let from = it[C.line];
     let to = it[C.endLine] || all.length;
     for (let n = from - 1, k = 0; n >= 1 && k < 16; n--) {
       const text = all[n - 1];
-      if (!onChannel(text, lane.channel) || text.split(' ', 2)[1] === 'cfg') {
+      if (!onChannel(text, channel) || text.split(' ', 2)[1] === 'cfg') {
         continue;
       }
       if (text.split(' ', 3)[2] !== 'w' || text.indexOf(dev) < 0) {
@@ -288,7 +294,7 @@
     }
     for (let n = to + 1; n <= all.length && n <= to + 4000; n++) {
       const text = all[n - 1];
-      if (!text || !onChannel(text, lane.channel) || text.split(' ', 2)[1] === 'cfg') {
+      if (!text || !onChannel(text, channel) || text.split(' ', 2)[1] === 'cfg') {
         continue;
       }
       if (!text.endsWith(tag) || (text.indexOf(' dev=') >= 0 && text.indexOf(dev) < 0) ||
@@ -336,7 +342,7 @@
     const it = lane.items[i];
     selected = { lane: li, index: i };
     if (lane.kind === 'cmd') {
-      const span = commandSpan(lane, it);
+      const span = commandSpan(traceLines(), lane.channel, lane.drive, it);
       showRange(describe(lane, i), span[0], span[1], lane.channel, it[C.line]);
     } else if (lane.kind === 'event' || lane.kind === 'timing') {
       showRange(describe(lane, i), it[1] - 10, it[1] + 10, null, it[1]);
@@ -494,4 +500,209 @@
   /* since the navigation began: what a person waits for */
   report.readyAt = performance.now();
   document.documentElement.setAttribute('data-ready', '1');
+  /*
+   * Two runs side by side (trace-report.c, trace_report_pair): the diff's
+   * differences as a table, each drive's commands as the diff lined them
+   * up, a row marked with the classes of the differences that fall in its
+   * commands' records; a click shows the records of both runs.
+   */
+  function pairView() {
+    const sides = { a: model.a, b: model.b };
+    const lines = { a: null, b: null };
+    const title = document.getElementById('detail-title');
+    const pane = { a: document.getElementById('detail-a'), b: document.getElementById('detail-b') };
+    const D = { cls: 0, space: 1, drive: 2, phase: 3, what: 4, a: 5, b: 6, aLine: 7, bLine: 8, detail: 9 };
+    const rowsOf = [];          /* per drive: rows [a, b, [diff indices]] */
+    const rowOfDiff = [];       /* per diff: [drive, row] it marks, or null */
+    const report = window.atalabReport = { mode: 'pair', diffs: model.diffs.length,
+      rows: 0, markedRows: 0, markedDiffs: 0, readyAt: 0 };
+
+    function traceOf(side) {
+      if (!lines[side]) {
+        lines[side] = document.getElementById('atalab-trace-' + side).textContent.split('\n');
+      }
+      return lines[side];
+    }
+
+    /* The drive's command whose records hold line: the last one begun by then. */
+    function cmdAt(cmds, line) {
+      let lo = 0;
+      let hi = cmds.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (cmds[mid][C.line] <= line) { lo = mid + 1; } else { hi = mid; }
+      }
+      return lo - 1;
+    }
+
+    function tag(name, cls, text) {
+      const e = document.createElement(name);
+      if (cls) { e.className = cls; }
+      if (text !== undefined) { e.textContent = text; }
+      return e;
+    }
+
+    function cmdText(c) {
+      return c ? 'seq ' + c[C.seq] + ' ' + c[C.name] + (c[C.params] ? ' ' + c[C.params] : '') +
+        ' \u2014 ' + c[C.outcome] + (c[C.result] ? ' (' + c[C.result] + ')' : '') : '';
+    }
+
+    /* rows, and which rows each difference marks */
+    model.pairs.forEach(function (pairs, d) {
+      const rowA = new Map();
+      const rowB = new Map();
+      rowsOf[d] = pairs.map(function (p, r) {
+        if (p[0] >= 0) { rowA.set(p[0], r); }
+        if (p[1] >= 0) { rowB.set(p[1], r); }
+        return [p[0], p[1], []];
+      });
+      model.diffs.forEach(function (x, k) {
+        if (x[D.drive] !== d) { return; }
+        let row = -1;
+        if (x[D.aLine]) {
+          const i = cmdAt(sides.a.drives[d].cmds, x[D.aLine]);
+          row = i >= 0 && rowA.has(i) ? rowA.get(i) : -1;
+        }
+        if (row < 0 && x[D.bLine]) {
+          const j = cmdAt(sides.b.drives[d].cmds, x[D.bLine]);
+          row = j >= 0 && rowB.has(j) ? rowB.get(j) : -1;
+        }
+        if (row >= 0) {
+          rowsOf[d][row][2].push(k);
+          rowOfDiff[k] = [d, row];
+          report.markedDiffs++;
+        }
+      });
+    });
+
+    function showLines(side, from, to, ch, mark) {
+      if (!from) {
+        pane[side].textContent = '(not in ' + side.toUpperCase() + ')';
+        return;
+      }
+      pane[side].textContent = side.toUpperCase() + ': ' + sides[side].path + '\n' +
+        formatRange(traceOf(side), from, to, ch, mark);
+    }
+
+    function showDiff(k) {
+      const x = model.diffs[k];
+      title.textContent = '#' + (k + 1) + ' ' + x[D.cls] + ', ' +
+        (x[D.drive] >= 0 ? sides.a.drives[x[D.drive]].name : x[D.space]) +
+        (x[D.phase] ? ', ' + x[D.phase] + ' phase' : '') + ': ' + x[D.what];
+      showLines('a', x[D.aLine] && Math.max(1, x[D.aLine] - 8), x[D.aLine] + 8, null, x[D.aLine]);
+      showLines('b', x[D.bLine] && Math.max(1, x[D.bLine] - 8), x[D.bLine] + 8, null, x[D.bLine]);
+    }
+
+    function showRow(d, r) {
+      const row = rowsOf[d][r];
+      title.textContent = sides.a.drives[d].name + ', row ' + (r + 1) +
+        (row[2].length ? ': ' + row[2].map(function (k) {
+          return '#' + (k + 1) + ' ' + model.diffs[k][D.cls] + ' ' + model.diffs[k][D.what];
+        }).join('; ') : ': no difference');
+      ['a', 'b'].forEach(function (side, n) {
+        const c = row[n] >= 0 ? sides[side].drives[d].cmds[row[n]] : null;
+        if (!c) {
+          showLines(side, 0);
+          return;
+        }
+        const span = commandSpan(traceOf(side), d >> 1, d, c);
+        showLines(side, span[0], span[1], d >> 1, c[C.line]);
+      });
+    }
+
+    /* the differences */
+    const list = document.getElementById('diff-list');
+    if (!model.diffs.length) {
+      list.appendChild(tag('p', null, 'None: the runs are the same' +
+        (model.ignored.length ? ' but for what is ignored (' + model.ignored.join(', ') + ')' : '') + '.'));
+    } else {
+      const t = tag('table', 'diffs');
+      t.id = 'diff-table';
+      const head = tag('tr');
+      ['#', 'class', 'where', 'what', 'A', 'B', 'row'].forEach(function (h) { head.appendChild(tag('th', null, h)); });
+      t.appendChild(head);
+      model.diffs.forEach(function (x, k) {
+        const tr = tag('tr', 'diff cls-' + x[D.cls]);
+        const where = x[D.space] + (x[D.drive] >= 0 ? ' ' + sides.a.drives[x[D.drive]].name.split(' ')[1] : '') +
+          (x[D.phase] ? ', ' + x[D.phase] : '');
+        const at = rowOfDiff[k];
+        [String(k + 1), x[D.cls], where, x[D.what] + (x[D.detail].length ? ' \u2014 ' + x[D.detail].join('; ') : ''),
+          x[D.a] === null ? '(none)' : x[D.a], x[D.b] === null ? '(none)' : x[D.b],
+          at ? sides.a.drives[at[0]].name + ' #' + (at[1] + 1) : ''].forEach(function (v) {
+          tr.appendChild(tag('td', null, v));
+        });
+        tr.setAttribute('data-k', k);
+        tr.addEventListener('click', function () { showDiff(k); });
+        t.appendChild(tr);
+      });
+      list.appendChild(t);
+    }
+
+    /* the commands, lined up; long stretches without a difference folded */
+    const aligned = document.getElementById('aligned-list');
+    const KEEP = 2;
+    rowsOf.forEach(function (rows, d) {
+      if (!rows.length) { return; }
+      aligned.appendChild(tag('h3', null, sides.a.drives[d].name + ': ' + rows.length + ' rows'));
+      const t = tag('table', 'aligned');
+      const head = tag('tr');
+      ['#', 'A', 'differences', 'B'].forEach(function (h) { head.appendChild(tag('th', null, h)); });
+      t.appendChild(head);
+      const plain = function (r) { return rows[r][0] >= 0 && rows[r][1] >= 0 && !rows[r][2].length; };
+      let r = 0;
+      while (r < rows.length) {
+        let end = r;
+        while (end < rows.length && plain(end)) { end++; }
+        if (end - r > 2 * KEEP + 2) {
+          for (let i = r; i < r + KEEP; i++) { t.appendChild(rowElement(d, i)); }
+          const fold = tag('tr', 'fold');
+          const td = tag('td', null, '\u2026 ' + (end - r - 2 * KEEP) + ' rows the same in both runs (click to show)');
+          td.colSpan = 4;
+          fold.appendChild(td);
+          const hidden = [];
+          for (let i = r + KEEP; i < end - KEEP; i++) {
+            const e = rowElement(d, i);
+            e.hidden = true;
+            hidden.push(e);
+            t.appendChild(e);
+          }
+          fold.addEventListener('click', function () {
+            hidden.forEach(function (e) { e.hidden = false; });
+            fold.remove();
+          });
+          hidden[0].before(fold);
+          for (let i = end - KEEP; i < end; i++) { t.appendChild(rowElement(d, i)); }
+          r = end;
+        } else if (end > r) {
+          for (let i = r; i < end; i++) { t.appendChild(rowElement(d, i)); }
+          r = end;
+        } else {
+          t.appendChild(rowElement(d, r));
+          r++;
+        }
+      }
+      aligned.appendChild(t);
+      report.rows += rows.length;
+    });
+
+    function rowElement(d, r) {
+      const row = rowsOf[d][r];
+      const a = row[0] >= 0 ? sides.a.drives[d].cmds[row[0]] : null;
+      const b = row[1] >= 0 ? sides.b.drives[d].cmds[row[1]] : null;
+      const tr = tag('tr', 'row' + (row[2].length ? ' differs' : '') + (!a ? ' only-b' : '') + (!b ? ' only-a' : ''));
+      const classes = Array.from(new Set(row[2].map(function (k) { return model.diffs[k][D.cls]; })));
+      tr.appendChild(tag('td', null, String(r + 1)));
+      tr.appendChild(tag('td', a ? 'cmd-a ' + a[C.protocol] : 'cmd-a', a ? cmdText(a) : '(only in B)'));
+      tr.appendChild(tag('td', 'marks', classes.join(', ')));
+      tr.appendChild(tag('td', b ? 'cmd-b ' + b[C.protocol] : 'cmd-b', b ? cmdText(b) : '(only in A)'));
+      tr.setAttribute('data-drive', d);
+      tr.setAttribute('data-row', r);
+      tr.addEventListener('click', function () { showRow(d, r); });
+      if (row[2].length) { report.markedRows++; }
+      return tr;
+    }
+
+    report.readyAt = performance.now();
+    document.documentElement.setAttribute('data-ready', '1');
+  }
 }());
