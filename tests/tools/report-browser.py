@@ -9,7 +9,7 @@
 # what the click showed.  Exit 0 when the page could be driven (the caller
 # judges the figures), 2 when Chromium could not.
 #
-# usage: report-browser.py PAGE.html [--screenshot PNG] [--no-click]
+# usage: report-browser.py PAGE.html [--screenshot PNG] [--no-click] [--show DRIVE SEQ]
 #
 # SPDX-License-Identifier: GPL-2.0-or-later
 import argparse
@@ -182,6 +182,9 @@ def main():
     ap.add_argument('page')
     ap.add_argument('--screenshot')
     ap.add_argument('--no-click', action='store_true')
+    ap.add_argument('--show', nargs=2, type=int, metavar=('DRIVE', 'SEQ'),
+                    help="also what the page shows for that command (its own "
+                    "click handler, called directly)")
     args = ap.parse_args()
     url = 'file://' + os.path.abspath(args.page)
     result = {}
@@ -214,6 +217,9 @@ def main():
             result['ready_ms'] = js('window.atalabReport ? window.atalabReport.readyAt : null')
             result['commands'] = js('window.atalabReport ? window.atalabReport.commands : null')
             result['records'] = js('window.atalabReport ? window.atalabReport.records : null')
+            if args.show:
+                js('window.atalabReport.showCommand(%d, %d)' % tuple(args.show))
+                result['shown'] = js("document.getElementById('detail-records').textContent")
             if js("window.atalabReport ? window.atalabReport.mode || '' : ''") == 'pair':
                 pair_page(b, s, js, result)
             result['bars'] = js("document.querySelectorAll('#timeline rect.cmd').length")

@@ -23,6 +23,7 @@ class Page(html.parser.HTMLParser):
         self.cells = {}         # data-key -> [cell text, ...]
         self.cell_key = None
         self.capture = None
+        self.differs = 0        # rows marked differs (headers side by side)
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -35,6 +36,8 @@ class Page(html.parser.HTMLParser):
                            'atalab-trace-b'):
             self.capture = a['id']
             self.text[self.capture] = []
+        if tag == 'tr' and 'differs' in (a.get('class') or '').split():
+            self.differs += 1
         if tag == 'td' and 'data-key' in a:
             self.cell_key = a['data-key']
             self.cells.setdefault(self.cell_key, []).append('')
@@ -55,13 +58,14 @@ class Page(html.parser.HTMLParser):
 def main():
     page_path, traces = sys.argv[1], sys.argv[2:]
     p = Page()
-    with open(page_path, encoding='utf-8') as f:
+    # newline='': byte for byte, a CR is not a line end here
+    with open(page_path, encoding='utf-8', newline='') as f:
         p.feed(f.read())
     p.close()
     ids = ['atalab-trace'] if len(traces) == 1 else ['atalab-trace-a', 'atalab-trace-b']
     equal = True
     for path, id in zip(traces, ids):
-        with open(path, encoding='utf-8') as f:
+        with open(path, encoding='utf-8', newline='') as f:
             equal = equal and ''.join(p.text.get(id, [''])) == f.read()
     model = json.loads(''.join(p.text.get('atalab-model', [''])))
     out = {
@@ -70,6 +74,7 @@ def main():
         'scripts': p.scripts,
         'external': p.external,
         'cells': p.cells,
+        'differs_rows': p.differs,
     }
     print(json.dumps(out))
 

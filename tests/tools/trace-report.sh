@@ -141,12 +141,89 @@ check "--ignore errors,commands: no difference left" "$ATALAB" trace report "$WO
 python3 "$HERE/report-check.py" "$WORK/same.html" "$WORK/hand.trace" "$WORK/hand-b.trace" >"$WORK/same.json"
 fact "$WORK/same.json" '(len(m["diffs"]), d["cells"]["errors"])' "(0, ['ignored'])"
 
+# A folded Status read after a command's end is among its records; a
+# repeat's cycles count their interrupts; a CR in a header line shifts no
+# line of the page; two lines of one header key compare one by one.
+{
+	printf '# atalab-trace 2\n# personality piix4\n# cable0 40\n# cable1 40\n'
+	printf '# trace-data block\n# trace-time absolute\n# drive0 sectors=32768\n'
+	printf '# drive1 absent\n# drive2 absent\n# drive3 absent\n'
+	printf '# run.command printf a\rb\n'
+	printf '# fault unc id=x drive=0 lba=100\n# fault unc id=y drive=0 lba=200\n'
+	cat <<'TRACE'
+1000 ata0 w 0x7 1 0xe7 reg=Command cmd=FLUSH_CACHE dev=0 seq=0
+1001 ata0 cmd d0 0xe7 FLUSH_CACHE feature=0x00 count=0x00 seq=1
+1010 ata0 done d0 0xe7 status=0x50 seq=1
+1020 ata0 r 0x7 1 0x50 reg=Status bits=DRDY|DSC dev=0 seq=1 polls=3 last=1050
+1060 ata0 r 0x7 1 0x50 reg=Status bits=DRDY|DSC dev=0 seq=1
+1100 ata0 w 0x6 1 0xa0 reg=Device bits=none dev=0 seq=1
+2000 ata0 cmd d0 0x20 READ_SECTORS lba=0 count=4 seq=2
+2010 irq0 1 dev=0 seq=2
+2020 ata0 r 0x7 1 0x58 reg=Status bits=DRDY|DSC|DRQ dev=0 seq=2
+2030 irq0 0 dev=0 seq=2
+2040 ata0 data d0 in bytes=512 width=2 sum=0x00000001 seq=2
+2110 irq0 1 dev=0 seq=2
+2120 ata0 r 0x7 1 0x58 reg=Status bits=DRDY|DSC|DRQ dev=0 seq=2
+2130 irq0 0 dev=0 seq=2
+2140 ata0 data d0 in bytes=512 width=2 sum=0x00000001 seq=2
+2150 ata0 repeat d0 cycles=3 records=4 bytes=1536 sums=0x00000002 last=2400 seq=2
+2500 ata0 done d0 0x20 status=0x50 seq=2
+TRACE
+} >"$WORK/folds.trace"
+cp "$WORK/folds.trace" "$WORK/folds2.trace"
+check "a report of folded records" "$ATALAB" trace report "$WORK/folds.trace" -o "$WORK/folds.html"
+python3 "$HERE/report-check.py" "$WORK/folds.html" "$WORK/folds.trace" >"$WORK/folds.json"
+fact "$WORK/folds.json" 'd["trace_equal"]' True
+fact "$WORK/folds.json" 'd["cells"]["irqs"], d["cells"]["bytes"]' "(['5', '0'], ['2560'])"
+if python3 "$HERE/report-browser.py" "$WORK/folds.html" --show 0 1 >"$WORK/folds-browser.json"; then
+	fact "$WORK/folds-browser.json" 'd["errors"]' '[]'
+	fact "$WORK/folds-browser.json" '[l[1:].split()[0] for l in d["shown"].split("\n")]' "['14', '15', '16', '17', '18']"
+	fact "$WORK/folds-browser.json" '[l for l in d["shown"].split("\n") if l.startswith(">")][0][1:].split()[3]' cmd
+else
+	bad "Chromium could not open the page of folded records: $(cat "$WORK/folds-browser.json")"
+fi
+check "two runs with two fault lines each" "$ATALAB" trace report "$WORK/folds.trace" "$WORK/folds2.trace" -o "$WORK/folds-pair.html"
+python3 "$HERE/report-check.py" "$WORK/folds-pair.html" "$WORK/folds.trace" "$WORK/folds2.trace" >"$WORK/folds-pair.json"
+fact "$WORK/folds-pair.json" '(len(m["diffs"]), d["differs_rows"])' '(0, 0)'
+
+# A changed stretch with a command only B sent: rows in both runs' order.
+cmds_trace() {
+	local t=1000 s=0 c
+	head -n 10 "$WORK/hand.trace" | sed '/^# drive1/s/.*/# drive1 absent/'
+	for c in "$@"; do
+		s=$((s + 1)) t=$((t + 100))
+		case $c in
+		I) echo "$t ata0 cmd d0 0xec IDENTIFY_DEVICE feature=0x00 count=0x00 seq=$s" ;;
+		F) echo "$t ata0 cmd d0 0xe7 FLUSH_CACHE feature=0x00 count=0x00 seq=$s" ;;
+		Z) echo "$t ata0 cmd d0 0xef SET_FEATURES feature=0x02 count=0x00 seq=$s" ;;
+		*) echo "$t ata0 cmd d0 0x20 READ_SECTORS lba=$c count=1 seq=$s" ;;
+		esac
+		echo "$((t + 10)) ata0 done d0 0x00 status=0x50 seq=$s"
+	done
+}
+cmds_trace I 1 2 F >"$WORK/order-a.trace"
+cmds_trace I 11 Z 12 F >"$WORK/order-b.trace"
+check "a report of reordered runs" "$ATALAB" trace report "$WORK/order-a.trace" "$WORK/order-b.trace" -o "$WORK/order.html"
+python3 "$HERE/report-check.py" "$WORK/order.html" "$WORK/order-a.trace" "$WORK/order-b.trace" >"$WORK/order.json"
+fact "$WORK/order.json" 'm["pairs"][0]' '[[0, 0], [1, 1], [-1, 2], [2, 3], [3, 4]]'
+
+# Never written over an input; a failed report leaves OUT as it was.
+cp "$WORK/hand.trace" "$WORK/victim.trace"
+expect 2 "victim.trace is an input: not written over" -- trace report "$WORK/victim.trace" -o "$WORK/victim.trace"
+expect 2 "victim.trace is an input: not written over" -- trace report "$WORK/victim.trace" -o "$WORK/v.html" --vcd "$WORK/victim.trace"
+cmp -s "$WORK/hand.trace" "$WORK/victim.trace" && ok "the trace is intact" || bad "the input trace was changed"
+{ cat "$WORK/hand.trace"; echo "6000 irq0 7"; } >"$WORK/bad.trace"
+echo keep >"$WORK/kept.html"
+expect 2 "bad.trace:37: " -- trace report "$WORK/bad.trace" -o "$WORK/kept.html"
+[ "$(cat "$WORK/kept.html")" = keep ] && ok "a failed report leaves OUT as it was" || bad "a failed report changed OUT"
+[ -z "$(ls "$WORK" | grep 'kept.html.')" ] && ok "no temporary file left" || bad "temporary files left: $(ls "$WORK")"
+expect 2 "--ignore goes with two traces" -- trace report "$WORK/hand.trace" --ignore time -o "$WORK/x.html"
+
 expect 2 "a timeline needs the trace's own times: this trace's are normalized to 0" -- \
 	trace report "$ATALAB_ROOT/traces/golden/piix4-ata_piix-dma.trace" -o "$WORK/golden.html"
 [ ! -e "$WORK/golden.html" ] && ok "no page left behind" || bad "a refused report left a page"
 { head -n 6 "$WORK/hand.trace"; echo "# drive0 absent"; echo "5 irq0 1"; } | sed 's/absolute/relative/' >"$WORK/rel.trace"
 expect 2 "relative to each command" -- trace report "$WORK/rel.trace" -o "$WORK/rel.html"
-{ cat "$WORK/hand.trace"; echo "6000 irq0 7"; } >"$WORK/bad.trace"
 expect 2 "bad.trace:37: " -- trace report "$WORK/bad.trace" -o "$WORK/bad.html"
 [ ! -e "$WORK/bad.html" ] && ok "no page left behind" || bad "a malformed trace left a page"
 expect 2 "not standard input" -- trace report - -o "$WORK/stdin.html"

@@ -37,6 +37,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -533,60 +534,100 @@ static int cmd_replay(int argc, char **argv)
     return replay_trace(f, &o, stdout, stderr);
 }
 
-static int cmd_vcd(int argc, char **argv)
+/* Is path the file one of inputs names (NULL-terminated)? */
+static bool same_file(const char *path, const char *const *inputs)
 {
-    g_autoptr(GError) err = NULL;
-    AtalabTraceFile *f;
-    FILE *out = stdout;
-    int rc;
+    struct stat o, i;
 
-    if (argc == 3 && !strcmp(argv[1], "-o")) {
-        out = fopen(argv[2], "w");
-        if (!out) {
-            fprintf(stderr, "atalab-trace vcd: %s: %s\n", argv[2],
-                    g_strerror(errno));
-            return EXIT_USAGE;
+    if (stat(path, &o)) {
+        return false;
+    }
+    for (; *inputs; inputs++) {
+        if (!stat(*inputs, &i) && i.st_dev == o.st_dev &&
+            i.st_ino == o.st_ino) {
+            return true;
         }
-    } else if (argc != 1) {
-        return usage();
     }
-    f = atalab_trace_open(argv[0], true, &err);
-    if (!f) {
-        fprintf(stderr, "%s\n", err->message);
+    return false;
+}
+
+/*
+ * Write to path ("-": stdout) with fn, never over one of the inputs: into
+ * a temporary file beside it, renamed to path on success and removed on
+ * failure, so that a failed run leaves nothing at path (nor loses what
+ * was there).
+ */
+static int write_out(const char *path, const char *const *inputs,
+                     int (*fn)(void *, FILE *), void *arg)
+{
+    g_autofree char *tmp = NULL;
+    FILE *out;
+    int fd, rc;
+
+    if (!strcmp(path, "-")) {
+        return fn(arg, stdout);
+    }
+    if (same_file(path, inputs)) {
+        fprintf(stderr, "atalab-trace: %s is an input: not written over\n",
+                path);
+        return EXIT_USAGE;
+    }
+    tmp = g_strdup_printf("%s.XXXXXX", path);
+    fd = g_mkstemp(tmp);
+    out = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!out) {
+        fprintf(stderr, "atalab-trace: %s: %s\n", path, g_strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
+        return EXIT_USAGE;
+    }
+    rc = fn(arg, out);
+    if (fclose(out) && !rc) {
+        fprintf(stderr, "atalab-trace: %s: %s\n", path, g_strerror(errno));
         rc = EXIT_USAGE;
-    } else {
-        rc = trace_vcd(f, out, stderr);
     }
-    if (out != stdout && fclose(out) && !rc) {
-        fprintf(stderr, "atalab-trace vcd: %s: %s\n", argv[2],
-                g_strerror(errno));
+    /* g_mkstemp makes the file 0600: give it what a new file gets */
+    if (!rc) {
+        mode_t mask = umask(0);
+
+        umask(mask);
+        chmod(tmp, 0666 & ~mask);
+    }
+    if (!rc && rename(tmp, path)) {
+        fprintf(stderr, "atalab-trace: %s: %s\n", path, g_strerror(errno));
         rc = EXIT_USAGE;
     }
-    if (rc && out != stdout) {
-        unlink(argv[2]);
+    if (rc) {
+        unlink(tmp);
     }
     return rc;
 }
 
-/* Write to path ("-": stdout) with fn; the file is removed on failure. */
-static int write_out(const char *path, int (*fn)(void *, FILE *), void *arg)
+static int vcd_to(void *arg, FILE *out)
 {
-    FILE *out = strcmp(path, "-") ? fopen(path, "w") : stdout;
-    int rc;
+    g_autoptr(GError) err = NULL;
+    AtalabTraceFile *f = atalab_trace_open(arg, true, &err);
 
-    if (!out) {
-        fprintf(stderr, "atalab-trace: %s: %s\n", path, g_strerror(errno));
+    if (!f) {
+        fprintf(stderr, "%s\n", err->message);
         return EXIT_USAGE;
     }
-    rc = fn(arg, out);
-    if (out != stdout && fclose(out) && !rc) {
-        fprintf(stderr, "atalab-trace: %s: %s\n", path, g_strerror(errno));
-        rc = EXIT_USAGE;
+    return trace_vcd(f, out, stderr);
+}
+
+static int cmd_vcd(int argc, char **argv)
+{
+    const char *inputs[] = { argv[0], NULL };
+
+    if (argc == 3 && !strcmp(argv[1], "-o")) {
+        return write_out(argv[2], inputs, vcd_to, argv[0]);
     }
-    if (rc && out != stdout) {
-        unlink(path);
+    if (argc != 1) {
+        return usage();
     }
-    return rc;
+    return vcd_to(argv[0], stdout);
 }
 
 typedef struct ReportJob {
@@ -605,24 +646,13 @@ static int report_page(void *arg, FILE *out)
     return trace_report(job->trace, job->assets, out, stderr);
 }
 
-static int report_vcd(void *arg, FILE *out)
-{
-    g_autoptr(GError) err = NULL;
-    AtalabTraceFile *f = atalab_trace_open(((ReportJob *)arg)->trace, true,
-                                           &err);
-
-    if (!f) {
-        fprintf(stderr, "%s\n", err->message);
-        return EXIT_USAGE;
-    }
-    return trace_vcd(f, out, stderr);
-}
-
 static int cmd_report(int argc, char **argv)
 {
     g_autofree char *assets = NULL;
     const char *out = "-", *vcd = NULL, *v;
+    const char *inputs[3] = { NULL };
     ReportJob job = { 0 };
+    bool ignore = false;
     int i, rc;
 
     diff_options_init(&job.o);
@@ -639,6 +669,7 @@ static int cmd_report(int argc, char **argv)
                         bad);
                 return usage();
             }
+            ignore = true;
         } else if ((v = option(argc, argv, &i, "--assets"))) {
             assets = g_strdup(v);
         } else if ((argv[i][0] == '-' && argv[i][1]) || job.other) {
@@ -669,10 +700,17 @@ static int cmd_report(int argc, char **argv)
         fprintf(stderr, "atalab-trace report: --vcd goes with one trace\n");
         return EXIT_USAGE;
     }
+    if (!job.other && ignore) {
+        fprintf(stderr, "atalab-trace report: --ignore goes with two "
+                "traces\n");
+        return EXIT_USAGE;
+    }
+    inputs[0] = job.trace;
+    inputs[1] = job.other;
     job.assets = assets;
-    rc = write_out(out, report_page, &job);
+    rc = write_out(out, inputs, report_page, &job);
     if (!rc && vcd) {
-        rc = write_out(vcd, report_vcd, &job);
+        rc = write_out(vcd, inputs, vcd_to, (void *)job.trace);
     }
     return rc;
 }

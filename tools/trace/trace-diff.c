@@ -389,15 +389,50 @@ static bool same_reg(const void *ctx, size_t i, size_t j)
                    seq_write(p->df, p->ws, false, j)->reg);
 }
 
-/* Walk an alignment: equal runs to same(), paired changes, the rest. */
+/*
+ * Walk an alignment: equal runs to same(), paired changes, the rest; and,
+ * when row is set, every element once in the order of the two sequences
+ * merged (a or b -1: that side has none in the row).
+ */
 typedef struct Walk {
     void (*equal)(DiffResult *, size_t, size_t, void *);
     void (*changed)(DiffResult *, size_t, size_t, void *);
     void (*alone)(DiffResult *, size_t, bool, void *);
+    void (*row)(DiffResult *, int, int, void *);
     bool (*pairable)(const void *, size_t, size_t);
     const void *pair_ctx;
     void *opaque;
 } Walk;
+
+/*
+ * The rows of a stretch of A-only (run) and B-only (next) elements, some
+ * paired (pa, pb as pair_up leaves them), in the order of both: a B
+ * element alone comes before the pair that follows it in B.
+ */
+static void rows_merged(DiffResult *df, const Walk *w, const DiffRun *run,
+                        const DiffRun *next, const size_t *pa, const bool *pb)
+{
+    size_t k, j = 0;
+
+    for (k = 0; k < run->len; k++) {
+        if (pa[k]) {
+            for (; j < pa[k] - 1; j++) {
+                if (!pb[j]) {
+                    w->row(df, -1, next->b_at + j, w->opaque);
+                }
+            }
+            w->row(df, run->a_at + k, next->b_at + j, w->opaque);
+            j++;
+        } else {
+            w->row(df, run->a_at + k, -1, w->opaque);
+        }
+    }
+    for (; j < next->len; j++) {
+        if (!pb[j]) {
+            w->row(df, -1, next->b_at + j, w->opaque);
+        }
+    }
+}
 
 static void walk(DiffResult *df, const uint64_t *ka, size_t na, const uint64_t *kb,
                  size_t nb, const Walk *w)
@@ -417,6 +452,9 @@ static void walk(DiffResult *df, const uint64_t *ka, size_t na, const uint64_t *
                 if (w->equal) {
                     w->equal(df, run->a_at + k, run->b_at + k, w->opaque);
                 }
+                if (w->row) {
+                    w->row(df, run->a_at + k, run->b_at + k, w->opaque);
+                }
             }
         } else if (run->op == DIFF_DELETE && r + 1 < n &&
                    runs[r + 1].op == DIFF_INSERT && w->pairable) {
@@ -426,6 +464,9 @@ static void walk(DiffResult *df, const uint64_t *ka, size_t na, const uint64_t *
 
             pair_up(run->len, next->len, run->a_at, next->b_at, w->pairable,
                     w->pair_ctx, pa, pb);
+            if (w->row) {
+                rows_merged(df, w, run, next, pa, pb);
+            }
             for (k = 0; k < run->len; k++) {
                 if (pa[k]) {
                     w->changed(df, run->a_at + k, next->b_at + pa[k] - 1,
@@ -442,8 +483,13 @@ static void walk(DiffResult *df, const uint64_t *ka, size_t na, const uint64_t *
             r++;
         } else {
             for (k = 0; k < run->len; k++) {
-                w->alone(df, (run->op == DIFF_DELETE ? run->a_at : run->b_at) + k,
-                         run->op == DIFF_DELETE, w->opaque);
+                size_t at = (run->op == DIFF_DELETE ? run->a_at : run->b_at) + k;
+
+                w->alone(df, at, run->op == DIFF_DELETE, w->opaque);
+                if (w->row) {
+                    w->row(df, run->op == DIFF_DELETE ? (int)at : -1,
+                           run->op == DIFF_DELETE ? -1 : (int)at, w->opaque);
+                }
             }
         }
     }
@@ -683,18 +729,17 @@ static void cmd_pair(DiffResult *df, DriveCtx *dc, const DiffCmd *a,
                      const DiffCmd *b, bool same_params);
 
 /* The alignment's next row: commands i of A and j of B (-1: none). */
-static void lined_up(DiffResult *df, int drive, int i, int j)
+static void cmds_row(DiffResult *df, int i, int j, void *opaque)
 {
     DiffPair p = { i, j };
 
-    g_array_append_val(df->pairs[drive], p);
+    g_array_append_val(df->pairs[((DriveCtx *)opaque)->drive], p);
 }
 
 static void cmds_equal(DiffResult *df, size_t i, size_t j, void *opaque)
 {
     DriveCtx *dc = opaque;
 
-    lined_up(df, dc->drive, i, j);
     cmd_pair(df, dc, cmd_of(dc->a, i), cmd_of(dc->b, j), true);
 }
 
@@ -769,7 +814,6 @@ static void cmds_changed(DiffResult *df, size_t i, size_t j, void *opaque)
     DriveCtx *dc = opaque;
     const DiffCmd *a = cmd_of(dc->a, i), *b = cmd_of(dc->b, j);
 
-    lined_up(df, dc->drive, i, j);
     if (a->opcode != b->opcode) {
         /* The protocol difference names both commands. */
         g_autofree char *pa = protocol_text(a);
@@ -793,7 +837,6 @@ static void cmds_alone(DiffResult *df, size_t i, bool in_a, void *opaque)
     DriveCtx *dc = opaque;
     guint idx = i;
 
-    lined_up(df, dc->drive, in_a ? (int)i : -1, in_a ? -1 : (int)i);
     g_array_append_val(in_a ? dc->alone_a : dc->alone_b, idx);
 }
 
@@ -866,7 +909,7 @@ static void compare_commands(DiffResult *df, int drive)
     };
     Walk w = {
         .equal = cmds_equal, .changed = cmds_changed, .alone = cmds_alone,
-        .pairable = same_step, .pair_ctx = &dc, .opaque = &dc,
+        .row = cmds_row, .pairable = same_step, .pair_ctx = &dc, .opaque = &dc,
     };
 
     walk(df, ka, a->cmds->len, kb, b->cmds->len, &w);

@@ -39,7 +39,10 @@ typedef struct Lanes {
     unsigned irq_line[CHANNELS], bm_line[CHANNELS], srst_line[CHANNELS];
     bool bm_out[CHANNELS];
     unsigned irqs[CHANNELS], bm_runs[CHANNELS], srsts[CHANNELS];
-    unsigned cfg_resets;
+    /* INTRQ assertions in the channel's cycle in progress and in the one
+     * before it, which a repeat record repeats (FORMAT.md, "Repeats") */
+    unsigned cycle_irqs[CHANNELS], prev_cycle_irqs[CHANNELS];
+    unsigned cfg_resets, cfg_writes;
     int64_t t0, t1;
     bool any;
 } Lanes;
@@ -61,6 +64,10 @@ static void html_text(FILE *out, const char *s)
             break;
         case '"':
             fputs("&quot;", out);
+            break;
+        case '\r':
+            /* a line break to an HTML parser: the lines would shift */
+            fputs("&#13;", out);
             break;
         default:
             fputc(*s, out);
@@ -153,12 +160,22 @@ static void lane_record(Lanes *l, const AtalabTraceRecord *r, unsigned line)
     int64_t last = 0;
 
     switch (r->kind) {
+    case ATALAB_REC_ACCESS:
+        l->cfg_writes += r->write && !strcmp(r->source, "cfg");
+        break;
+    case ATALAB_REC_ATA_DATA:
+        if (!atalab_trace_get(r, "partial")) {
+            l->prev_cycle_irqs[ch] = l->cycle_irqs[ch];
+            l->cycle_irqs[ch] = 0;
+        }
+        break;
     case ATALAB_REC_IRQ:
         if (!strcmp(atalab_trace_word(r, 0), "1")) {
             if (l->irq_on[ch] < 0) {
                 l->irq_on[ch] = r->time;
                 l->irq_line[ch] = line;
                 l->irqs[ch]++;
+                l->cycle_irqs[ch]++;
             }
         } else if (l->irq_on[ch] >= 0) {
             lane_close(l->irq[ch], &l->irq_on[ch], l->irq_line[ch], r->time);
@@ -202,6 +219,8 @@ static void lane_record(Lanes *l, const AtalabTraceRecord *r, unsigned line)
         break;
     case ATALAB_REC_ATA_REPEAT:
         atalab_trace_get_u64(r, "cycles", &x);
+        l->irqs[ch] += x * l->prev_cycle_irqs[ch];
+        l->cycle_irqs[ch] = 0;
         if (!atalab_trace_get_i64(r, "last", &last) || last < r->time) {
             last = r->time;
         }
@@ -446,7 +465,7 @@ typedef struct DriveSum {
  * A phase run lasts from its first command's issue to its last command's
  * end; a phase's time is the sum over its runs.
  */
-static void sum_drive(const DiffDrive *d, DriveSum *s)
+static void sum_drive(const DiffDrive *d, int64_t t_end, DriveSum *s)
 {
     int64_t run_start = 0, run_end = 0;
     unsigned i, run = ~0u;
@@ -455,6 +474,9 @@ static void sum_drive(const DiffDrive *d, DriveSum *s)
     memset(s, 0, sizeof(*s));
     for (i = 0; i < d->cmds->len; i++) {
         const DiffCmd *c = &g_array_index(d->cmds, DiffCmd, i);
+        /* a command running at the end runs to the trace's end */
+        int64_t end = c->outcome == DIFF_OUT_OPEN ? MAX(t_end, c->start) :
+                      c->end;
 
         s->cmds++;
         s->protocol[bar_protocol(c)]++;
@@ -468,9 +490,9 @@ static void sum_drive(const DiffDrive *d, DriveSum *s)
             run = c->phase_no;
             phase = c->phase;
             run_start = c->start;
-            run_end = c->end;
+            run_end = end;
         }
-        run_end = MAX(run_end, c->end);
+        run_end = MAX(run_end, end);
     }
     if (run != ~0u) {
         s->phase_time[phase] += run_end - run_start;
@@ -498,7 +520,7 @@ static void summary_table(FILE *out, const DiffTrace *t, const Lanes *l)
     };
 
     for (i = 0; i < DIFF_DRIVES; i++) {
-        sum_drive(&t->drive[i], &s[i]);
+        sum_drive(&t->drive[i], l->t1, &s[i]);
         if (t->drive[i].present || s[i].cmds) {
             present[n++] = i;
         }
@@ -570,7 +592,8 @@ static void summary_table(FILE *out, const DiffTrace *t, const Lanes *l)
             "<thead><tr><th></th><th scope=\"col\">ata0</th>"
             "<th scope=\"col\">ata1</th></tr></thead><tbody>");
     row_start(out, "INTRQ assertions");
-    fprintf(out, "<td>%u</td><td>%u</td></tr>", l->irqs[0], l->irqs[1]);
+    fprintf(out, "<td data-key=\"irqs\">%u</td><td data-key=\"irqs\">%u</td>"
+            "</tr>", l->irqs[0], l->irqs[1]);
     row_start(out, "bus-master transfers");
     fprintf(out, "<td>%u</td><td>%u</td></tr>", l->bm_runs[0], l->bm_runs[1]);
     row_start(out, "SRST assertions");
@@ -581,8 +604,8 @@ static void summary_table(FILE *out, const DiffTrace *t, const Lanes *l)
 
         fprintf(out, "<p class=\"totals\">%" PRIu64 " records over %s of "
                 "virtual time; %u controller resets; %u configuration "
-                "register writes.</p>", t->records, span, l->cfg_resets,
-                t->writes->len);
+                "space writes.</p>", t->records, span, l->cfg_resets,
+                l->cfg_writes);
     }
 }
 
@@ -826,6 +849,50 @@ static GString *pair_json(const DiffResult *df)
     return g;
 }
 
+/* How many lines before line i of the header have its key. */
+static unsigned header_occurrence(const GPtrArray *h, unsigned i)
+{
+    g_autofree char *key = diff_header_key(g_ptr_array_index(h, i));
+    unsigned k, n = 0;
+
+    for (k = 0; k < i; k++) {
+        g_autofree char *other = diff_header_key(g_ptr_array_index(h, k));
+
+        n += !strcmp(key, other);
+    }
+    return n;
+}
+
+/* The value of the n-th line (from 0) of the header with key; NULL. */
+static const char *header_nth(const GPtrArray *h, const char *key, unsigned n)
+{
+    unsigned k;
+
+    for (k = 0; k < h->len; k++) {
+        const char *l = g_ptr_array_index(h, k);
+        g_autofree char *other = diff_header_key(l);
+
+        if (!strcmp(key, other) && !n--) {
+            return diff_header_value(l);
+        }
+    }
+    return NULL;
+}
+
+/* A row of the headers side by side; NULL: the line is not in that run. */
+static void header_row(FILE *out, const char *key, const char *va,
+                       const char *vb)
+{
+    fprintf(out, "<tr%s><th scope=\"row\">",
+            g_strcmp0(va, vb) ? " class=\"differs\"" : "");
+    html_text(out, key);
+    fprintf(out, "</th><td>");
+    html_text(out, va ? va : "(none)");
+    fprintf(out, "</td><td>");
+    html_text(out, vb ? vb : "(none)");
+    fprintf(out, "</td></tr>");
+}
+
 /* Differences per class, and the header lines side by side. */
 static void pair_summary(FILE *out, const DiffResult *df)
 {
@@ -855,28 +922,16 @@ static void pair_summary(FILE *out, const DiffResult *df)
     for (i = 0; i < ha->len; i++) {
         const char *l = g_ptr_array_index(ha, i);
         g_autofree char *key = diff_header_key(l);
-        const char *vb = atalab_trace_header_value(hb, key);
+        const char *vb = header_nth(hb, key, header_occurrence(ha, i));
 
-        fprintf(out, "<tr%s><th scope=\"row\">",
-                g_strcmp0(diff_header_value(l), vb) ? " class=\"differs\"" :
-                "");
-        html_text(out, key);
-        fprintf(out, "</th><td>");
-        html_text(out, diff_header_value(l));
-        fprintf(out, "</td><td>");
-        html_text(out, vb ? vb : "(none)");
-        fprintf(out, "</td></tr>");
+        header_row(out, key, diff_header_value(l), vb);
     }
     for (i = 0; i < hb->len; i++) {
         const char *l = g_ptr_array_index(hb, i);
         g_autofree char *key = diff_header_key(l);
 
-        if (!atalab_trace_header_value(ha, key)) {
-            fprintf(out, "<tr class=\"differs\"><th scope=\"row\">");
-            html_text(out, key);
-            fprintf(out, "</th><td>(none)</td><td>");
-            html_text(out, diff_header_value(l));
-            fprintf(out, "</td></tr>");
+        if (!header_nth(ha, key, header_occurrence(hb, i))) {
+            header_row(out, key, NULL, diff_header_value(l));
         }
     }
     fprintf(out, "</tbody></table></div>");
@@ -915,8 +970,9 @@ int trace_report_pair(const char *a, const char *b, const DiffOptions *o,
     html_text(out, b);
     fprintf(out, "</code> (%" PRIu64 " records).  Lined up as <code>tools/"
             "atalab trace diff</code> lines them up (docs/trace-diff.md); "
-            "every difference it reports is listed and marked on the "
-            "commands it concerns.</p>\n<section id=\"summary\">"
+            "every difference it reports is listed, and marked on the row "
+            "of the command whose records it names.</p>\n"
+            "<section id=\"summary\">"
             "<h2>Summary</h2>", df->tb->records);
     pair_summary(out, df);
     fprintf(out, "</section>\n<section id=\"differences\"><h2>Differences"

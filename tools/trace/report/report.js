@@ -277,7 +277,8 @@
    * reads that followed) up to the host's next register write.
    */
   function commandSpan(all, channel, drive, it) {
-    const tag = ' seq=' + it[C.seq];
+    /* seq= is followed by polls= and last= in a folded read */
+    const tag = new RegExp(' seq=' + it[C.seq] + '( |$)');
     const dev = ' dev=' + (drive & 1);
     let from = it[C.line];
     let to = it[C.endLine] || all.length;
@@ -297,7 +298,7 @@
       if (!text || !onChannel(text, channel) || text.split(' ', 2)[1] === 'cfg') {
         continue;
       }
-      if (!text.endsWith(tag) || (text.indexOf(' dev=') >= 0 && text.indexOf(dev) < 0) ||
+      if (!tag.test(text) || (text.indexOf(' dev=') >= 0 && text.indexOf(dev) < 0) ||
           text.split(' ', 3)[2] === 'w' || / cmd d[01] /.test(text)) {
         break;
       }
@@ -377,7 +378,8 @@
   function zoomAt(px, factor) {
     const W = plotWidth();
     const at = v0 + (Math.min(Math.max(px - LABEL_W, 0), W) / W) * (v1 - v0);
-    const span = Math.max((v1 - v0) * factor, 50);
+    /* no closer than 50 ns, unless the view is already */
+    const span = Math.max((v1 - v0) * factor, Math.min(50, v1 - v0));
     v0 = at - (at - v0) * (span / (v1 - v0));
     v1 = v0 + span;
     schedule();
@@ -492,6 +494,14 @@
     readyAt: 0,
     /* for tests: a lane's command, and the time in view */
     command: function (lane, i) { return lanes[lane].items[i]; },
+    /* what a click on the drive's command seq shows */
+    showCommand: function (drive, seq) {
+      lanes.forEach(function (lane, li) {
+        if (lane.kind === 'cmd' && lane.drive === drive) {
+          lane.items.forEach(function (c, i) { if (c[C.seq] === seq) { show(li, i); } });
+        }
+      });
+    },
     view: function () { return [v0, v1]; },
   };
   fit();
@@ -575,9 +585,12 @@
       });
     });
 
-    function showLines(side, from, to, ch, mark) {
+    /* from 0: no line; what: the difference's text on that side, if any */
+    function showLines(side, from, to, ch, mark, what) {
       if (!from) {
-        pane[side].textContent = '(not in ' + side.toUpperCase() + ')';
+        pane[side].textContent = what === undefined || what === null
+          ? '(not in ' + side.toUpperCase() + ')'
+          : side.toUpperCase() + ': ' + what + '\n(the difference names no record of this run)';
         return;
       }
       pane[side].textContent = side.toUpperCase() + ': ' + sides[side].path + '\n' +
@@ -589,8 +602,8 @@
       title.textContent = '#' + (k + 1) + ' ' + x[D.cls] + ', ' +
         (x[D.drive] >= 0 ? sides.a.drives[x[D.drive]].name : x[D.space]) +
         (x[D.phase] ? ', ' + x[D.phase] + ' phase' : '') + ': ' + x[D.what];
-      showLines('a', x[D.aLine] && Math.max(1, x[D.aLine] - 8), x[D.aLine] + 8, null, x[D.aLine]);
-      showLines('b', x[D.bLine] && Math.max(1, x[D.bLine] - 8), x[D.bLine] + 8, null, x[D.bLine]);
+      showLines('a', x[D.aLine] && Math.max(1, x[D.aLine] - 8), x[D.aLine] + 8, null, x[D.aLine], x[D.a]);
+      showLines('b', x[D.bLine] && Math.max(1, x[D.bLine] - 8), x[D.bLine] + 8, null, x[D.bLine], x[D.b]);
     }
 
     function showRow(d, r) {
