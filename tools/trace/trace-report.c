@@ -5,8 +5,8 @@
  * and phases come from the diff's model of the trace (diff-model.h), so
  * the report and the diff say the same thing about a run.  A second pass
  * over the records collects what the model does not keep: the interrupt
- * lines, bus-master activity, resets, repeats and timing changes, with
- * their times.  The page gets these as JSON (element atalab-model), the
+ * lines and bus-master activity (as trace-signals.h reads them, as the
+ * VCD does), resets, repeats and timing changes, with their times.  The page gets these as JSON (element atalab-model), the
  * trace's text (element atalab-trace, shown by line number on a click),
  * and our script (report/report.js) that draws the timeline from them.
  *
@@ -24,6 +24,7 @@
 #include "diff-model.h"
 #include "diff-output.h"
 #include "trace-read.h"
+#include "trace-signals.h"
 
 #define CHANNELS        2
 
@@ -153,12 +154,47 @@ static void bm_close(Lanes *l, unsigned ch, int64_t t)
     }
 }
 
+/* INTRQ and bus-master ACTIVE as trace-signals.h reads them. */
+static void lane_signals(Lanes *l, const AtalabTraceRecord *r, unsigned line)
+{
+    TraceSignalChange c[TRACE_SIGNAL_MAX_CHANGES];
+    unsigned i, n = trace_signal_changes(r, c);
+
+    for (i = 0; i < n; i++) {
+        int ch = c[i].channel;
+
+        if (c[i].sig == TRACE_SIG_INTRQ) {
+            if (c[i].value && l->irq_on[ch] < 0) {
+                l->irq_on[ch] = r->time;
+                l->irq_line[ch] = line;
+                l->irqs[ch]++;
+                l->cycle_irqs[ch]++;
+            } else if (!c[i].value && l->irq_on[ch] >= 0) {
+                lane_close(l->irq[ch], &l->irq_on[ch], l->irq_line[ch],
+                           r->time);
+                g_string_append_c(l->irq[ch], ']');
+            }
+        } else if (c[i].sig == TRACE_SIG_BM_ACTIVE) {
+            if (c[i].value && l->bm_on[ch] < 0) {
+                l->bm_on[ch] = r->time;
+                l->bm_line[ch] = line;
+            } else if (!c[i].value) {
+                bm_close(l, ch, r->time);
+            }
+        }
+    }
+}
+
 static void lane_record(Lanes *l, const AtalabTraceRecord *r, unsigned line)
 {
     int ch = r->channel;
     uint64_t x = 0;
     int64_t last = 0;
 
+    if (r->kind == ATALAB_REC_BM_START) {
+        bm_close(l, ch, r->time);
+    }
+    lane_signals(l, r, line);
     switch (r->kind) {
     case ATALAB_REC_ACCESS:
         l->cfg_writes += r->write && !strcmp(r->source, "cfg");
@@ -169,35 +205,10 @@ static void lane_record(Lanes *l, const AtalabTraceRecord *r, unsigned line)
             l->cycle_irqs[ch] = 0;
         }
         break;
-    case ATALAB_REC_IRQ:
-        if (!strcmp(atalab_trace_word(r, 0), "1")) {
-            if (l->irq_on[ch] < 0) {
-                l->irq_on[ch] = r->time;
-                l->irq_line[ch] = line;
-                l->irqs[ch]++;
-                l->cycle_irqs[ch]++;
-            }
-        } else if (l->irq_on[ch] >= 0) {
-            lane_close(l->irq[ch], &l->irq_on[ch], l->irq_line[ch], r->time);
-            g_string_append_c(l->irq[ch], ']');
-        }
-        break;
     case ATALAB_REC_BM_START:
-        bm_close(l, ch, r->time);
-        l->bm_on[ch] = r->time;
-        l->bm_line[ch] = line;
+        /* a new transfer (the last one closed above, if still open) */
         l->bm_out[ch] = !strcmp(atalab_trace_word(r, 0), "from-memory");
         l->bm_runs[ch]++;
-        break;
-    case ATALAB_REC_BM_STOP:
-    case ATALAB_REC_BM_DONE:
-        if (atalab_trace_get_u64(r, "status", &x) && !(x & 1)) {
-            bm_close(l, ch, r->time);
-        }
-        break;
-    case ATALAB_REC_BM_PRD_SHORT:
-    case ATALAB_REC_BM_MASTER_ABORT:
-        bm_close(l, ch, r->time);
         break;
     case ATALAB_REC_ATA_RESET:
         if (!strcmp(atalab_trace_get(r, "srst"), "1")) {

@@ -1,8 +1,8 @@
 /*
  * atalab trace to VCD (trace-vcd.h).
  *
- * Each signal holds its last value; a record that changes one writes the
- * change at the record's time.  Times only go forward in a VCD: a record
+ * Each signal holds its last value; a record that changes one (as
+ * trace-signals.h reads it) writes the change at the record's time.  Times only go forward in a VCD: a record
  * written late by a fold (FORMAT.md, "Folding") is drawn at the latest
  * time seen.  A repeat record stands for its channel's previous cycle N
  * times more: those cycles are drawn again, evenly spaced between the
@@ -14,6 +14,8 @@
 
 #include <inttypes.h>
 #include <string.h>
+
+#include "trace-signals.h"
 
 #define CHANNELS        2
 #define DRIVES          4
@@ -110,91 +112,26 @@ static unsigned dsig(unsigned channel, unsigned unit, unsigned which)
     return SIG_DRIVE + (channel * 2 + unit) * DRIVE_SIGS + which;
 }
 
-static void set_status(Vcd *v, unsigned channel, unsigned unit,
-                       uint64_t status, int64_t t)
+/* The dump's signal of a change (the drive signals follow TraceSignal's
+ * order from BSY on). */
+static unsigned sig_of(const TraceSignalChange *c)
 {
-    set(v, dsig(channel, unit, D_BSY), !!(status & 0x80), t);
-    set(v, dsig(channel, unit, D_DRQ), !!(status & 0x08), t);
-}
-
-/* The mode number after the last letter of "600ns/pio4", "on:udma5"; -1. */
-static int mode_number(const char *v, const char *kind)
-{
-    const char *p = v ? strstr(v, kind) : NULL;
-
-    if (!p || !g_ascii_isdigit(p[strlen(kind)])) {
-        return -1;
+    if (c->sig == TRACE_SIG_INTRQ) {
+        return SIG_IRQ + c->channel;
     }
-    return atoi(p + strlen(kind));
-}
-
-static void timing(Vcd *v, const AtalabTraceRecord *r, int64_t t)
-{
-    const char *udma = atalab_trace_get(r, "udma");
-
-    set(v, dsig(r->channel, r->unit, D_PIO),
-        mode_number(atalab_trace_get(r, "pio"), "/pio"), t);
-    set(v, dsig(r->channel, r->unit, D_MWDMA),
-        mode_number(atalab_trace_get(r, "mwdma"), "/mwdma"), t);
-    /* Ultra DMA off (or not there): 255 */
-    set(v, dsig(r->channel, r->unit, D_UDMA),
-        udma && g_str_has_prefix(udma, "on:") ?
-        mode_number(udma, "udma") : 255, t);
+    if (c->sig == TRACE_SIG_BM_ACTIVE) {
+        return SIG_ACTIVE + c->channel;
+    }
+    return dsig(c->channel, c->unit, D_BSY + (c->sig - TRACE_SIG_BSY));
 }
 
 static void record(Vcd *v, const AtalabTraceRecord *r, int64_t t)
 {
-    uint64_t x = 0;
-    int dev = atalab_trace_device(r);
+    TraceSignalChange c[TRACE_SIGNAL_MAX_CHANGES];
+    unsigned i, n = trace_signal_changes(r, c);
 
-    switch (r->kind) {
-    case ATALAB_REC_IRQ:
-        set(v, SIG_IRQ + r->channel,
-            !strcmp(atalab_trace_word(r, 0), "1"), t);
-        break;
-    case ATALAB_REC_ACCESS:
-        if (r->write || dev < 0 || r->channel < 0) {
-            break;
-        }
-        if ((!strncmp(r->source, "ata", 3) && r->offset == 7 &&
-             r->size == 1) || !strncmp(r->source, "ctl", 3)) {
-            set_status(v, r->channel, dev, r->value, t);
-        } else if (!strcmp(r->source, "bm") && (r->offset & 7) == 2) {
-            set(v, SIG_ACTIVE + r->channel, r->value & 1, t);
-        }
-        break;
-    case ATALAB_REC_ATA_CMD:
-        x = strtoul(atalab_trace_word(r, 0), NULL, 16);
-        set(v, dsig(r->channel, r->unit, D_CMD), x, t);
-        break;
-    case ATALAB_REC_ATA_DONE:
-    case ATALAB_REC_ATA_ERROR:
-        if (atalab_trace_get_u64(r, "status", &x)) {
-            set_status(v, r->channel, r->unit, x, t);
-        }
-        set(v, dsig(r->channel, r->unit, D_CMD), 0, t);
-        break;
-    case ATALAB_REC_ATA_ABORT:
-        set(v, dsig(r->channel, r->unit, D_CMD), 0, t);
-        break;
-    case ATALAB_REC_ATA_TIMING:
-        timing(v, r, t);
-        break;
-    case ATALAB_REC_BM_START:
-        set(v, SIG_ACTIVE + r->channel, 1, t);
-        break;
-    case ATALAB_REC_BM_STOP:
-    case ATALAB_REC_BM_DONE:
-        if (atalab_trace_get_u64(r, "status", &x)) {
-            set(v, SIG_ACTIVE + r->channel, x & 1, t);
-        }
-        break;
-    case ATALAB_REC_BM_PRD_SHORT:
-    case ATALAB_REC_BM_MASTER_ABORT:
-        set(v, SIG_ACTIVE + r->channel, 0, t);
-        break;
-    default:
-        break;
+    for (i = 0; i < n; i++) {
+        set(v, sig_of(&c[i]), c[i].value, t);
     }
 }
 
