@@ -37,22 +37,32 @@ esac
 [ -f "$script" ] || { echo "$script not found (run tools/atalab build)" >&2; exit 1; }
 [ ${#files[@]} -gt 0 ] || { echo "no files to check" >&2; exit 1; }
 bad=0
-for f in "${files[@]}"; do
-	out=$(perl "$script" "${args[@]}" "$f" 2>&1 | grep -E '(ERROR|WARNING|CHECK)' || true)
-	if [ -n "$out" ]; then
-		echo "$out"
+# judge NAME OUTPUT STATUS: checkpatch's findings fail the test, and so does
+# a checkpatch that failed without one (a perl error, a file it could not
+# read): its exit status is 0 only for a clean file.
+judge() {
+	local findings
+	findings=$(printf '%s\n' "$2" | grep -E '(ERROR|WARNING|CHECK)' || true)
+	if [ -n "$findings" ]; then
+		echo "$findings"
+		bad=1
+	elif [ "$3" != 0 ]; then
+		echo "$1: checkpatch exited $3 without a finding:"
+		printf '%s\n' "$2" | tail -n 5
 		bad=1
 	fi
+}
+for f in "${files[@]}"; do
+	rc=0
+	out=$(perl "$script" "${args[@]}" "$f" 2>&1) || rc=$?
+	judge "$f" "$out" $rc
 done
 # A patch goes in on stdin: given a file git tracks, checkpatch checks the
 # file itself instead of the patch in it.
 for p in "${patches[@]}"; do
-	out=$(perl "$script" --strict --no-tree --terse --show-types - <"$p" 2>&1 |
-		grep -E '(ERROR|WARNING|CHECK)' | sed "s|^-:|$p:|" || true)
-	if [ -n "$out" ]; then
-		echo "$out"
-		bad=1
-	fi
+	rc=0
+	out=$(perl "$script" --strict --no-tree --terse --show-types - <"$p" 2>&1) || rc=$?
+	judge "$p" "$(printf '%s\n' "$out" | sed "s|^-:|$p:|")" $rc
 done
 echo "checked ${#files[@]} files and ${#patches[@]} patches with $script"
 exit $bad
