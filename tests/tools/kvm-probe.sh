@@ -30,23 +30,7 @@ touch -d '2 days ago' "$f"
 : >"$f"
 ! kvm_probe_fresh "$f" && ok "an empty finding is stale" || bad "an empty finding counts"
 
-if [ -w /dev/kvm ]; then
-	# A stale "yes" is probed again (bounded, here to 5 s).
-	qemu_build_dir() { echo "$real_cache/qemu/build"; }
-	kernel_build_dir() { echo "$real_cache/kernel/build"; }
-	initramfs_path() { echo "$real_cache/initramfs/initramfs.cpio.gz"; }
-	ATALAB_KVM_PROBE_SECONDS=5
-	f=$(kvm_probe_file)
-	mkdir -p "$(dirname "$f")"
-	echo yes >"$f"
-	touch -d '2 days ago' "$f"
-	now=$(kvm_finding 2>"$WORK/probe.err")
-	grep -q "probing KVM (at most 5 s; the finding is kept in $f)" "$WORK/probe.err" &&
-		ok "a stale finding is probed again: $now" || bad "no new probe: $(cat "$WORK/probe.err")"
-	[ "$(stat -c %Y "$f")" -gt $(($(date +%s) - 60)) ] && ok "the new finding is kept" || bad "finding not renewed"
-	load_atalab
-	set +u
-fi
+# A stale finding probed again: kvm-probe-stale (it needs /dev/kvm).
 
 # --accel kvm where KVM does not work: at once, with the finding.
 kvm_finding() { echo "no: the probe guest did not finish within 20 s"; }
