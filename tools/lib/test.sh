@@ -34,8 +34,10 @@ options (those of 'meson test'; the common ones):
 
 The last line is the summary 'N passed, N failed, N skipped', counted from
 this run only; a skipped test is never counted as passed.  Exit status 0
-when every test ran and passed, 1 otherwise (also when meson failed before
-running any test: its message is shown).
+when no test failed and one passed (a test skipped where it cannot run,
+such as kvm-probe-stale without /dev/kvm, is counted as skipped), 1
+otherwise (also when meson failed before running any test: its message is
+shown).
 
 examples:
   tools/atalab test                   # every suite
