@@ -36,14 +36,18 @@ ln -s /nonexistent "$src/.#a.c"; same "an emacs lock link"; rm "$src/.#a.c"
 ln -s a.c "$src/link.c"; differs "a symlinked source"; rm "$src/link.c"
 same "restoring everything"
 
-# The recipes and the toolchain are part of the build keys.
+# The recipes and the toolchain are part of the build keys: each key
+# covers its own recipe (edited alone, so that a key which only inherits
+# another's -- the driver's the kernel's -- is caught).
+declare -A recipe_of=([qemu_key]=build_qemu [kernel_key]=build_kernel
+	[driver_key]=build_driver [host_tools_key]=build_host_tools
+	[guest_tools_key]=build_guest_tools [initramfs_key]=build_initramfs)
 for key in qemu_key kernel_key driver_key host_tools_key guest_tools_key initramfs_key; do
 	k1=$($key)
-	for f in build_qemu build_kernel build_initramfs build_driver build_host_tools build_guest_tools; do
-		# The same recipe, edited: now a wrapper around the original.
-		eval "$(declare -f $f | sed "1s/^$f ()/${f}_orig ()/")"
-		eval "$f() { ${f}_orig \"\$@\"; }"
-	done
+	f=${recipe_of[$key]}
+	# The same recipe, edited: now a wrapper around the original.
+	eval "$(declare -f "$f" | sed "1s/^$f ()/${f}_orig ()/")"
+	eval "$f() { ${f}_orig \"\$@\"; }"
 	k2=$($key)
 	if [ "$k1" != "$k2" ]; then ok "$key covers its recipe"; else bad "$key ignores a recipe change"; fi
 	load_atalab
