@@ -76,7 +76,19 @@ typedef struct Scenario {
     GPtrArray *patterns;        /* Pattern * */
     bool has_violations;
     unsigned violations;
+    GPtrArray *effects;         /* Effect *: rules whose effect is checked */
 } Scenario;
+
+/*
+ * effect = ID: what a firing of the rule does, as the trace shows it
+ * (docs/scenarios.md): latency delays its command's end by the rule's
+ * delay; spurious-irq raises INTRQ; lost-irq ends its command without.
+ */
+typedef struct Effect {
+    char *id;
+    AtalabFaultKind kind;
+    int64_t delay;              /* latency: the rule's delay= */
+} Effect;
 
 typedef struct Row {
     char *scenario, *expectation, *seen;
@@ -268,11 +280,59 @@ static char *rule_id(const char *rule, unsigned index)
     return g_strndup(p, n);
 }
 
+static bool load_effects(Loader *ld, Scenario *s)
+{
+    g_autoptr(GPtrArray) ids = strv();
+    bool ok = true;
+    unsigned i, k;
+
+    get_list(ld, "expect", "effect", ids);
+    for (i = 0; i < ids->len; i++) {
+        const char *id = g_ptr_array_index(ids, i);
+        AtalabFaults *f = atalab_faults_new(0);
+        const AtalabFaultRule *r;
+        Effect *e;
+        char *err = NULL;
+
+        for (k = 0; k < s->rule_ids->len &&
+             strcmp(id, g_ptr_array_index(s->rule_ids, k)); k++) {
+        }
+        if (k == s->rule_ids->len) {
+            ok = bad(ld, "expect", "effect", "effect names rule '%s', which "
+                     "[faults] does not have", id);
+            continue;
+        }
+        if (!atalab_faults_add(f, g_ptr_array_index(s->rules, k), "", 1,
+                               &err)) {
+            g_free(err);        /* reported by [faults] already */
+            atalab_faults_free(f);
+            ok = false;
+            continue;
+        }
+        r = atalab_faults_rule(f, 0);
+        if (r->kind != ATALAB_FAULT_LATENCY &&
+            r->kind != ATALAB_FAULT_SPURIOUS_IRQ &&
+            r->kind != ATALAB_FAULT_LOST_IRQ) {
+            ok = bad(ld, "expect", "effect", "effect checks latency, "
+                     "spurious-irq and lost-irq rules; '%s' is a %s rule",
+                     id, atalab_fault_kind_name(r->kind));
+        } else {
+            e = g_new0(Effect, 1);
+            e->id = g_strdup(id);
+            e->kind = r->kind;
+            e->delay = r->duration;
+            g_ptr_array_add(s->effects, e);
+        }
+        atalab_faults_free(f);
+    }
+    return ok;
+}
+
 static bool load_expect(Loader *ld, Scenario *s)
 {
     static const char *const keys[] = {
         "exit", "log", "log-in-order", "no-log", "sysfs", "fired", "stdout",
-        "pattern", "violations", NULL,
+        "pattern", "violations", "effect", NULL,
     };
     GPtrArray *pats = strv();
     bool ok = known_keys(ld, "expect", keys);
@@ -336,6 +396,7 @@ static bool load_expect(Loader *ld, Scenario *s)
         }
         g_free(id);
     }
+    ok &= load_effects(ld, s);
     get_list(ld, "expect", "pattern", pats);
     for (i = 0; i < pats->len; i++) {
         gchar **f = g_strsplit(g_ptr_array_index(pats, i), ":", -1);
@@ -364,6 +425,14 @@ static bool load_expect(Loader *ld, Scenario *s)
     return ok;
 }
 
+static void effect_free(gpointer p)
+{
+    Effect *e = p;
+
+    g_free(e->id);
+    g_free(e);
+}
+
 static void scenario_free(Scenario *s)
 {
     unsigned i;
@@ -381,6 +450,9 @@ static void scenario_free(Scenario *s)
     }
     if (s->patterns) {
         g_ptr_array_free(s->patterns, TRUE);
+    }
+    if (s->effects) {
+        g_ptr_array_free(s->effects, TRUE);
     }
     g_free(s->path);
     g_free(s->name);
@@ -489,6 +561,7 @@ static Scenario *scenario_load(const char *path)
     s->fired = strv();
     s->stdout_has = strv();
     s->patterns = g_ptr_array_new();
+    s->effects = g_ptr_array_new_with_free_func(effect_free);
     if (!g_file_get_contents(path, &text, NULL, &err)) {
         fprintf(stderr, "%s: %s\n", path, err->message);
         g_error_free(err);
@@ -718,22 +791,111 @@ static char *read_file(const char *dir, const char *name)
     return text;
 }
 
+/* What a rule's firings did (effect =), from the trace. */
+typedef struct EffectSeen {
+    unsigned firings;
+    unsigned ended;             /* their commands that ended */
+    int64_t min_delay;          /* latency: firing to end, the least */
+    unsigned irqs;              /* firings INTRQ rose after */
+    unsigned quiet;             /* lost-irq: commands ended without INTRQ */
+} EffectSeen;
+
+/* A firing whose command has not ended yet. */
+typedef struct Firing {
+    EffectSeen *seen;
+    int64_t time;
+    int drive, seq;
+    bool irq;                   /* INTRQ rose since, before another command
+                                 * of the channel began */
+    bool cmd;                   /* another command of the channel began */
+} Firing;
+
 /* What the expectations read from a run's trace. */
 typedef struct TraceFacts {
     GHashTable *fired;          /* rule id -> firings (fault records) */
     unsigned violations;        /* the timing-summary records' sum */
+    GHashTable *effects;        /* rule id -> EffectSeen (effect = ids) */
     char *error;                /* the trace could not be read: why */
 } TraceFacts;
 
-static void read_trace(const char *dir, TraceFacts *t)
+/* Follow the firings of rules with an effect through the records. */
+static void effect_record(TraceFacts *t, GArray *open,
+                          const AtalabTraceRecord *rec)
+{
+    int ch = rec->channel, drive = ch >= 0 && rec->unit >= 0 ?
+                                   ch * 2 + rec->unit : -1;
+    uint64_t seq = 0;
+    unsigned i;
+
+    atalab_trace_get_u64(rec, "seq", &seq);
+    if (rec->kind == ATALAB_REC_ATA_FAULT) {
+        EffectSeen *e = g_hash_table_lookup(t->effects,
+                                            atalab_trace_get(rec, "rule"));
+        Firing f = { e, rec->time, drive, seq, false, false };
+
+        if (!e) {
+            return;
+        }
+        e->firings++;
+        g_array_append_val(open, f);
+        return;
+    }
+    if (rec->kind == ATALAB_REC_IRQ || rec->kind == ATALAB_REC_ATA_CMD) {
+        bool up = rec->kind == ATALAB_REC_IRQ &&
+                  !strcmp(atalab_trace_word(rec, 0), "1");
+
+        for (i = 0; i < open->len; i++) {
+            Firing *f = &g_array_index(open, Firing, i);
+
+            if (f->drive / 2 != ch) {
+                continue;
+            }
+            if (rec->kind == ATALAB_REC_ATA_CMD) {
+                f->cmd = true;
+            } else if (up && !f->irq && !f->cmd) {
+                f->irq = true;
+                f->seen->irqs++;
+            }
+        }
+        return;
+    }
+    if (rec->kind != ATALAB_REC_ATA_DONE && rec->kind != ATALAB_REC_ATA_ERROR &&
+        rec->kind != ATALAB_REC_ATA_ABORT) {
+        return;
+    }
+    for (i = 0; i < open->len; i++) {
+        Firing *f = &g_array_index(open, Firing, i);
+
+        if (f->drive == drive && f->seq == (int)seq) {
+            int64_t d = rec->time - f->time;
+
+            if (!f->seen->ended || d < f->seen->min_delay) {
+                f->seen->min_delay = d;
+            }
+            f->seen->ended++;
+            f->seen->quiet += !f->irq;
+            g_array_remove_index(open, i--);
+        }
+    }
+}
+
+static void read_trace(const char *dir, const Scenario *s, TraceFacts *t)
 {
     g_autofree char *path = g_build_filename(dir, "trace", NULL);
     g_autoptr(GError) err = NULL;
+    g_autoptr(GArray) open = g_array_new(false, false, sizeof(Firing));
     AtalabTraceFile *f = atalab_trace_open(path, false, &err);
     AtalabTraceRecord rec = { 0 };
     uint64_t v;
+    unsigned i;
 
     t->fired = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    t->effects = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+    for (i = 0; i < s->effects->len; i++) {
+        const Effect *e = g_ptr_array_index(s->effects, i);
+
+        g_hash_table_replace(t->effects, e->id, g_new0(EffectSeen, 1));
+    }
     t->violations = 0;
     t->error = NULL;
     if (!f) {
@@ -741,6 +903,9 @@ static void read_trace(const char *dir, TraceFacts *t)
         return;
     }
     while (atalab_trace_next(f, &rec, &err) > 0) {
+        if (s->effects->len) {
+            effect_record(t, open, &rec);
+        }
         const char *id = atalab_trace_get(&rec, "rule");
 
         if (rec.kind == ATALAB_REC_ATA_FAULT && id) {
@@ -787,7 +952,7 @@ static void evaluate(const Scenario *s, const char *dir, int run_status)
     char *seen, *want;
     unsigned i;
 
-    read_trace(dir, &trace);
+    read_trace(dir, s, &trace);
     if (trace.error && (s->rule_ids->len || s->has_violations)) {
         add_row(s->name, "the trace reads (traces/FORMAT.md)", trace.error,
                 false);
@@ -893,6 +1058,36 @@ static void evaluate(const Scenario *s, const char *dir, int run_status)
         g_free(want);
         g_free(seen);
     }
+    for (i = 0; i < s->effects->len; i++) {
+        const Effect *e = g_ptr_array_index(s->effects, i);
+        const EffectSeen *es = g_hash_table_lookup(trace.effects, e->id);
+        bool pass;
+
+        if (e->kind == ATALAB_FAULT_LATENCY) {
+            want = g_strdup_printf("rule %s: its commands end %.1f ms or more "
+                                   "after it fires", e->id, e->delay / 1e6);
+            seen = es->ended ?
+                   g_strdup_printf("%u ended, the soonest after %.1f ms",
+                                   es->ended, es->min_delay / 1e6) :
+                   g_strdup_printf("%u firings, no command ended",
+                                   es->firings);
+            pass = es->ended && es->min_delay >= e->delay;
+        } else if (e->kind == ATALAB_FAULT_SPURIOUS_IRQ) {
+            want = g_strdup_printf("rule %s: INTRQ rises after each firing",
+                                   e->id);
+            seen = g_strdup_printf("after %u of %u", es->irqs, es->firings);
+            pass = es->firings && es->irqs == es->firings;
+        } else {
+            want = g_strdup_printf("rule %s: its commands end without INTRQ",
+                                   e->id);
+            seen = g_strdup_printf("%u of %u ended without", es->quiet,
+                                   es->firings);
+            pass = es->firings && es->quiet == es->firings;
+        }
+        add_row(s->name, want, seen, pass);
+        g_free(want);
+        g_free(seen);
+    }
     for (i = 0; i < s->patterns->len; i++) {
         const Pattern *p = g_ptr_array_index(s->patterns, i);
         char *img = g_strdup_printf("%s/disk%u.img", dir, p->position);
@@ -920,6 +1115,7 @@ static void evaluate(const Scenario *s, const char *dir, int run_status)
     g_free(out);
     g_free(log);
     g_hash_table_unref(trace.fired);
+    g_hash_table_unref(trace.effects);
     g_free(trace.error);
 }
 
