@@ -2,7 +2,9 @@
 # Every README recipe works as written: each ```sh block of README.md runs
 # as a script in a scratch folder (tools/atalab and traces/golden there
 # are the checkout's), must succeed, and prints every line a "# prints: TEXT"
-# comment promises.
+# comment promises.  A job a block leaves in the background must end, and
+# end well, by the block's end (a block ends a job it stops on purpose by
+# waiting for it and saying what it returned).
 # Blocks run one after another in a private cache (the recipes use the
 # default disk and log).
 . "$(dirname "$0")/lib.sh"
@@ -11,7 +13,7 @@ WORK_TOOLS=$WORK
 private_cache
 awk -v dir="$WORK_TOOLS" '
 	/^```sh$/ { n++; on = 1; f = dir "/block" n ".sh"; print "set -euo pipefail" >f; next }
-	/^```/ { if (on) { print "wait || true" >>f }; on = 0; next }
+	/^```/ { if (on) { print "for j in $(jobs -p); do wait \"$j\"; done" >>f }; on = 0; next }
 	on { print >>f }
 ' "$ATALAB_ROOT/README.md"
 blocks=$(ls "$WORK_TOOLS"/block*.sh 2>/dev/null | wc -l)
