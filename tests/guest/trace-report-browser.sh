@@ -75,7 +75,18 @@ python3 "$BROWSER" "$KEEP/timeout-pair.html" --screenshot "$KEEP/timeout-pair.pn
 fact "$WORK/pair.json" 'd["ready"]' True
 fact "$WORK/pair.json" 'd["errors"]' '[]'
 fact "$WORK/pair.json" 'd["diff_rows"]' "$ndiff"
-fact "$WORK/pair.json" 'd["diff_a"].startswith("A: ") and d["diff_b"].startswith("B: ")' True
+# the first difference's records: each run's, its line marked (or its
+# text, when it names no record of that run)
+first=$(python3 -c 'import json,sys; x=json.load(open(sys.argv[1]))["differences"][0]; print(x["a_line"], x["b_line"])' "$WORK/diff.json")
+for side in a b; do
+	line=${first%% *}
+	[ $side = a ] || line=${first##* }
+	if [ "$line" != 0 ]; then
+		fact "$WORK/pair.json" '">%7d  " % '"$line"' in d["diff_'$side'"]' True
+	else
+		fact "$WORK/pair.json" '"names no record" in d["diff_'$side'"] or "(not in" in d["diff_'$side'"]' True
+	fi
+done
 echo "differences: $ndiff, marked on $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["marked_rows"], "rows of", d["rows"])' "$WORK/pair.json")"
 echo "screenshot: $KEEP/timeout-pair.png"
 
