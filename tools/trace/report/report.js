@@ -7,7 +7,6 @@
  */
 'use strict';
 (function () {
-  const started = performance.now();
   const SVG = 'http://www.w3.org/2000/svg';
   const LABEL_W = 150;
   const LANE_H = 20;
@@ -94,7 +93,6 @@
   let svg = null;
 
   function draw() {
-    const t = performance.now();
     const W = plotWidth();
     const H = AXIS_H + lanes.length * LANE_H + 4;
     const scale = W / (v1 - v0);
@@ -108,7 +106,6 @@
     el('clipPath', { id: 'plot' }, defs).appendChild(
       el('rect', { x: LABEL_W, y: 0, width: W, height: H }));
     const plot = el('g', { 'clip-path': 'url(#plot)' });
-    let commandBars = 0;
 
     lanes.forEach(function (lane, li) {
       el('rect', { class: 'lane-bg' + (li % 2 ? ' odd' : ''), x: 0,
@@ -126,7 +123,7 @@
     lanes.forEach(function (lane, li) {
       const y = AXIS_H + li * LANE_H;
       el('text', { class: 'lane-label', x: 4, y: y + 14 }, root).textContent = lane.title;
-      commandBars += drawLane(plot, lane, li, y, x, clip, W);
+      drawLane(plot, lane, li, y, x, clip);
     });
     /* controller resets across every lane */
     model.resets.forEach(function (r, i) {
@@ -142,8 +139,6 @@
       box.appendChild(root);
     }
     svg = root;
-    report.commandBars = commandBars;
-    report.drawMs = performance.now() - t;
   }
 
   function niceStep(raw) {
@@ -152,10 +147,9 @@
     return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
   }
 
-  /* A lane's items in view; returns the command bars drawn. */
-  function drawLane(plot, lane, li, y, x, clip, W) {
+  /* Draw a lane's items in view. */
+  function drawLane(plot, lane, li, y, x, clip) {
     const g = el('g', { 'data-lane': li }, plot);
-    let bars = 0;
     let last = null;            /* the last signal rect, for merging */
 
     if (lane.kind === 'timing') {
@@ -170,7 +164,7 @@
           el('text', { class: 'timing-text', x: x0 + 3, y: y + 14 }, g).textContent = s[2];
         }
       });
-      return 0;
+      return;
     }
     if (lane.kind === 'event') {
       lane.items.forEach(function (e, i) {
@@ -181,7 +175,7 @@
           : 'M' + px + ' ' + (y + 2) + 'l6 8l-6 8l-6 -8z';
         el('path', { class: 'marker ' + e[3], d: d, 'data-i': i }, g);
       });
-      return 0;
+      return;
     }
     if (lane.kind === 'cmd') {
       lane.items.forEach(function (c, i) {
@@ -196,9 +190,8 @@
           el('rect', { class: 'outmark out-' + c[C.outcome], x: x0, y: y + 1,
             width: Math.max(w, 3), height: 4, 'data-i': i }, g);
         }
-        bars++;
       });
-      return bars;
+      return;
     }
     /* irq, bm, srst: intervals; those closer than a pixel drawn as one */
     const draw1 = function (s, i, cls) {
@@ -220,7 +213,6 @@
     (lane.repeats || []).forEach(function (s, i) {
       draw1(s, 'r' + i, 'sig repeat');
     });
-    return 0;
   }
 
   /* ---- records ---- */
@@ -488,9 +480,6 @@
   const report = window.atalabReport = {
     commands: model.drives.reduce(function (n, d) { return n + d.cmds.length; }, 0),
     records: model.records,
-    commandBars: 0,
-    drawMs: 0,
-    loadMs: 0,
     readyAt: 0,
     /* for tests: a lane's command, and the time in view */
     command: function (lane, i) { return lanes[lane].items[i]; },
@@ -506,7 +495,6 @@
   };
   fit();
   draw();
-  report.loadMs = performance.now() - started;
   /* since the navigation began: what a person waits for */
   report.readyAt = performance.now();
   document.documentElement.setAttribute('data-ready', '1');
