@@ -314,8 +314,20 @@ static uint32_t all_ones(unsigned size)
     return size >= 4 ? 0xFFFFFFFFu : (1u << (size * 8)) - 1;
 }
 
-static void protocol_violation(AtalabDrive *d, const char *what)
+static const char *const data_port_rule_names[] = {
+    [ATALAB_DATA_READ_NO_DRQ] = "data-read-no-drq",
+    [ATALAB_DATA_WRITE_NO_DRQ] = "data-write-no-drq",
+};
+
+const char *atalab_data_port_rule_name(AtalabDataPortRule rule)
 {
+    return rule < ATALAB_N_DATA_PORT_RULES ? data_port_rule_names[rule] : "?";
+}
+
+static void protocol_violation(AtalabDrive *d, AtalabDataPortRule rule)
+{
+    const char *what = atalab_data_port_rule_name(rule);
+
     atalab_trace(d->host, "ata%u violation d%u %s status=0x%02x",
                  d->bus->index, d->unit, what, atalab_ata_status(d));
     atalab_event(d->host, &(AtalabEvent) {
@@ -357,7 +369,7 @@ static uint32_t data_read(AtalabDrive *d, unsigned size)
     unsigned i;
 
     if (!data_port_open(d, ATA_PHASE_PIO_IN)) {
-        protocol_violation(d, "data-read-no-drq");
+        protocol_violation(d, ATALAB_DATA_READ_NO_DRQ);
         return all_ones(size);
     }
     if (d->data_pos == 0) {
@@ -382,7 +394,7 @@ static void data_write(AtalabDrive *d, uint32_t val, unsigned size)
     unsigned i;
 
     if (!data_port_open(d, ATA_PHASE_PIO_OUT)) {
-        protocol_violation(d, "data-write-no-drq");
+        protocol_violation(d, ATALAB_DATA_WRITE_NO_DRQ);
         return;
     }
     if (d->data_pos == 0) {

@@ -47,6 +47,19 @@ enum {
     ATA_REG_COMMAND = 7,        /* write; read: Status */
 };
 
+/*
+ * Data-port protocol checks: a violation event and record named by the rule
+ * when the guest reads or writes the data register without DRQ.
+ */
+typedef enum AtalabDataPortRule {
+    ATALAB_DATA_READ_NO_DRQ,
+    ATALAB_DATA_WRITE_NO_DRQ,
+    ATALAB_N_DATA_PORT_RULES,
+} AtalabDataPortRule;
+
+/* "data-read-no-drq", ...; "?" out of range. */
+const char *atalab_data_port_rule_name(AtalabDataPortRule rule);
+
 typedef struct AtalabAtaBus AtalabAtaBus;
 typedef struct AtalabDrive AtalabDrive;
 typedef struct AtaCmdInfo AtaCmdInfo;

@@ -68,4 +68,13 @@ const AtalabPersonality *atalab_personality_find(const char *name);
 /* Comma-separated list of the names, for error messages. */
 const char *atalab_personality_names(void);
 
+/*
+ * The one register lookup of a personality: by datasheet name (any case),
+ * or the register that holds configuration byte addr.  NULL: none.
+ */
+const AtalabConfigReg *atalab_personality_reg(const AtalabPersonality *p,
+                                              const char *name);
+const AtalabConfigReg *atalab_personality_reg_at(const AtalabPersonality *p,
+                                                 unsigned addr);
+
 #endif

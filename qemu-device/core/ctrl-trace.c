@@ -112,17 +112,9 @@ static void cover_names(char *buf, size_t len, uint32_t offset, unsigned size,
 
 static const char *cfg_byte_name(const void *opaque, uint32_t addr)
 {
-    const AtalabPersonality *p = opaque;
-    size_t i;
+    const AtalabConfigReg *r = atalab_personality_reg_at(opaque, addr);
 
-    for (i = 0; i < p->n_regs; i++) {
-        const AtalabConfigReg *r = &p->regs[i];
-
-        if (addr >= r->offset && addr < r->offset + r->size) {
-            return r->name;
-        }
-    }
-    return "reserved";
+    return r ? r->name : "reserved";
 }
 
 static const char *bm_byte_name(const void *opaque, uint32_t offset)

@@ -302,17 +302,13 @@ uint32_t atalab_ctrl_config_peek(const AtalabCtrl *c, uint32_t addr,
 bool atalab_ctrl_config_reg(const AtalabCtrl *c, const char *name,
                             uint32_t *value)
 {
-    size_t i;
+    const AtalabConfigReg *r = atalab_personality_reg(c->pers, name);
 
-    for (i = 0; i < c->pers->n_regs; i++) {
-        const AtalabConfigReg *r = &c->pers->regs[i];
-
-        if (!strcmp(r->name, name)) {
-            *value = atalab_ctrl_config_peek(c, r->offset, r->size);
-            return true;
-        }
+    if (!r) {
+        return false;
     }
-    return false;
+    *value = atalab_ctrl_config_peek(c, r->offset, r->size);
+    return true;
 }
 
 uint32_t atalab_ctrl_config_read(AtalabCtrl *c, uint32_t addr, unsigned size)

@@ -143,3 +143,31 @@ const char *atalab_personality_names(void)
     }
     return names;
 }
+
+const AtalabConfigReg *atalab_personality_reg(const AtalabPersonality *p,
+                                              const char *name)
+{
+    size_t i;
+
+    for (i = 0; name && i < p->n_regs; i++) {
+        if (!g_ascii_strcasecmp(p->regs[i].name, name)) {
+            return &p->regs[i];
+        }
+    }
+    return NULL;
+}
+
+const AtalabConfigReg *atalab_personality_reg_at(const AtalabPersonality *p,
+                                                 unsigned addr)
+{
+    size_t i;
+
+    for (i = 0; i < p->n_regs; i++) {
+        const AtalabConfigReg *r = &p->regs[i];
+
+        if (addr >= r->offset && addr < (unsigned)r->offset + r->size) {
+            return r;
+        }
+    }
+    return NULL;
+}

@@ -95,14 +95,9 @@ static uint32_t cfg_get(const uint8_t cfg[256], unsigned off, unsigned size)
 
 static bool has_reg(const AtalabPersonality *p, unsigned offset)
 {
-    size_t i;
+    const AtalabConfigReg *r = atalab_personality_reg_at(p, offset);
 
-    for (i = 0; i < p->n_regs; i++) {
-        if (p->regs[i].offset == offset) {
-            return true;
-        }
-    }
-    return false;
+    return r && r->offset == offset;
 }
 
 void atalab_timing_decode(const AtalabPersonality *p, const uint8_t cfg[256],

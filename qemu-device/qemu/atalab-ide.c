@@ -34,12 +34,12 @@
 #include "exec/memory.h"
 
 #include "core/atalab-ctrl.h"
+#include "core/stop-on.h"
 
 #define TYPE_ATALAB_IDE "atalab-ide"
 OBJECT_DECLARE_SIMPLE_TYPE(AtalabIdeState, ATALAB_IDE)
 
 #define ATALAB_CFG_DEVSPEC 0x40     /* first device-specific config byte */
-#define ATALAB_STOP_MAX    16       /* conditions in one stop-on list */
 
 /* Legacy (compatibility mode) resources of the two channels. */
 static const struct {
@@ -50,20 +50,6 @@ static const struct {
     { 0x1f0, 0x3f6, 14 },
     { 0x170, 0x376, 15 },
 };
-
-/* One condition of the stop-on property (docs/debugging.md). */
-typedef enum AtalabStopKind {
-    ATALAB_STOP_VIOLATION,      /* name: a rule, or NULL for any */
-    ATALAB_STOP_COMMAND,        /* opcode */
-    ATALAB_STOP_WRITE,          /* name: a configuration register */
-    ATALAB_STOP_FAULT,          /* name: a rule id, or NULL for any */
-} AtalabStopKind;
-
-typedef struct AtalabStopCond {
-    AtalabStopKind kind;
-    char *name;
-    uint8_t opcode;
-} AtalabStopCond;
 
 typedef struct AtalabIdeChannel {
     AtalabIdeState *s;
@@ -95,8 +81,7 @@ struct AtalabIdeState {
 
     /* stop-on: its text, and the conditions parsed from it */
     char *stop_on;
-    AtalabStopCond stop[ATALAB_STOP_MAX];
-    unsigned n_stop;
+    AtalabStopList *stop;
     /* Why the guest stopped last ("" before the first stop), how often. */
     GString *stop_reason;
     bool stop_pending;          /* requested, the VM has not run since */
@@ -494,210 +479,21 @@ static void atalab_host_trace(void *opaque, const char *record)
 
 /* ---- stop on events ---------------------------------------------------- */
 
-/*
- * Rules a violation event can name: the timing rules of the core and the
- * data-port protocol checks of core/ata-device.c.
- */
-static const char *const atalab_protocol_rules[] = {
-    "data-read-no-drq", "data-write-no-drq",
-};
-
-static bool atalab_rule_known(const char *name)
-{
-    unsigned i;
-
-    for (i = 0; i < ATALAB_N_RULES; i++) {
-        if (!strcmp(atalab_rule_name(i), name)) {
-            return true;
-        }
-    }
-    for (i = 0; i < ARRAY_SIZE(atalab_protocol_rules); i++) {
-        if (!strcmp(atalab_protocol_rules[i], name)) {
-            return true;
-        }
-    }
-    return false;
-}
-
-static char *atalab_rule_names(void)
-{
-    GString *s = g_string_new(NULL);
-    unsigned i;
-
-    for (i = 0; i < ATALAB_N_RULES; i++) {
-        g_string_append_printf(s, "%s, ", atalab_rule_name(i));
-    }
-    for (i = 0; i < ARRAY_SIZE(atalab_protocol_rules); i++) {
-        g_string_append_printf(s, "%s%s", atalab_protocol_rules[i],
-                               i + 1 < ARRAY_SIZE(atalab_protocol_rules) ?
-                               ", " : "");
-    }
-    return g_string_free(s, false);
-}
-
-static const AtalabConfigReg *atalab_find_reg(const AtalabPersonality *p,
-                                              const char *name)
-{
-    size_t i;
-
-    for (i = 0; i < p->n_regs; i++) {
-        if (!g_ascii_strcasecmp(p->regs[i].name, name)) {
-            return &p->regs[i];
-        }
-    }
-    return NULL;
-}
-
-static void atalab_stop_clear(AtalabStopCond *cond, unsigned *n)
-{
-    unsigned i;
-
-    for (i = 0; i < *n; i++) {
-        g_free(cond[i].name);
-    }
-    *n = 0;
-}
-
-/*
- * Parse one condition: violation[=RULE], cmd=OPCODE, write=REGISTER.
- * Register names are checked against p when it is known.
- */
-static bool atalab_stop_parse_one(const char *text,
-                                  const AtalabPersonality *p,
-                                  AtalabStopCond *cond, Error **errp)
-{
-    g_auto(GStrv) kv = g_strsplit(text, "=", 2);
-    const char *key = kv[0];
-    const char *arg = kv[1];
-
-    *cond = (AtalabStopCond) { 0 };
-    if (!strcmp(key, "violation")) {
-        cond->kind = ATALAB_STOP_VIOLATION;
-        if (arg && !atalab_rule_known(arg)) {
-            g_autofree char *known = atalab_rule_names();
-
-            error_setg(errp, "stop-on: unknown rule '%s' (known: %s)", arg,
-                       known);
-            return false;
-        }
-        cond->name = g_strdup(arg);
-        return true;
-    }
-    if (!strcmp(key, "cmd")) {
-        uint64_t op;
-
-        if (!arg || qemu_strtou64(arg, NULL, 0, &op) < 0 || op > 0xff) {
-            error_setg(errp, "stop-on: cmd wants an opcode 0x00..0xff, "
-                       "got '%s'", arg ? arg : "");
-            return false;
-        }
-        cond->kind = ATALAB_STOP_COMMAND;
-        cond->opcode = op;
-        return true;
-    }
-    if (!strcmp(key, "write")) {
-        const AtalabConfigReg *r = p && arg ? atalab_find_reg(p, arg) : NULL;
-
-        if (!arg || !*arg || (p && !r)) {
-            error_setg(errp, "stop-on: write wants a register of model %s, "
-                       "got '%s'", p ? p->name : "(any)", arg ? arg : "");
-            return false;
-        }
-        cond->kind = ATALAB_STOP_WRITE;
-        cond->name = g_ascii_strup(arg, -1);
-        return true;
-    }
-    if (!strcmp(key, "fault")) {
-        /* any rule, or the rule with this id (docs/faults.md) */
-        if (arg && !*arg) {
-            error_setg(errp, "stop-on: fault wants a rule id after '='");
-            return false;
-        }
-        cond->kind = ATALAB_STOP_FAULT;
-        cond->name = g_strdup(arg);
-        return true;
-    }
-    error_setg(errp, "stop-on: unknown event '%s' (known: violation[=RULE], "
-               "cmd=OPCODE, write=REGISTER, fault[=RULE-ID])", key);
-    return false;
-}
-
-/* Replace the conditions by those of text (';'-separated; "none": none). */
+/* Replace the conditions by those of text (core/stop-on.h). */
 static bool atalab_stop_parse(AtalabIdeState *s, const char *text,
                               const AtalabPersonality *p, Error **errp)
 {
-    g_auto(GStrv) items = g_strsplit(text, ";", -1);
-    AtalabStopCond cond[ATALAB_STOP_MAX];
-    unsigned n = 0, i;
+    char *err = NULL;
+    AtalabStopList *l = atalab_stop_list_parse(text, p, &err);
 
-    for (i = 0; items[i]; i++) {
-        if (!*items[i] || !strcmp(items[i], "none")) {
-            continue;
-        }
-        if (n == ATALAB_STOP_MAX) {
-            error_setg(errp, "stop-on: more than %d conditions",
-                       ATALAB_STOP_MAX);
-            atalab_stop_clear(cond, &n);
-            return false;
-        }
-        if (!atalab_stop_parse_one(items[i], p, &cond[n], errp)) {
-            atalab_stop_clear(cond, &n);
-            return false;
-        }
-        n++;
+    if (!l) {
+        error_setg(errp, "%s", err);
+        g_free(err);
+        return false;
     }
-    atalab_stop_clear(s->stop, &s->n_stop);
-    memcpy(s->stop, cond, sizeof(cond[0]) * n);
-    s->n_stop = n;
+    atalab_stop_list_free(s->stop);
+    s->stop = l;
     return true;
-}
-
-static bool atalab_stop_matches(const AtalabIdeState *s,
-                                const AtalabStopCond *cond,
-                                const AtalabEvent *ev)
-{
-    const AtalabConfigReg *r;
-
-    switch (cond->kind) {
-    case ATALAB_STOP_VIOLATION:
-        return ev->kind == ATALAB_EVENT_VIOLATION &&
-               (!cond->name || !strcmp(cond->name, ev->name));
-    case ATALAB_STOP_COMMAND:
-        return ev->kind == ATALAB_EVENT_COMMAND && ev->value == cond->opcode;
-    case ATALAB_STOP_WRITE:
-        r = atalab_find_reg(atalab_ctrl_personality(s->ctrl), cond->name);
-        return ev->kind == ATALAB_EVENT_CONFIG_WRITE && r &&
-               ev->addr < r->offset + r->size &&
-               ev->addr + ev->size > r->offset;
-    case ATALAB_STOP_FAULT:
-        return ev->kind == ATALAB_EVENT_FAULT &&
-               (!cond->name || !strcmp(cond->name, ev->name));
-    }
-    return false;
-}
-
-static void atalab_describe_event(const AtalabIdeState *s,
-                                  const AtalabEvent *ev, GString *out)
-{
-    switch (ev->kind) {
-    case ATALAB_EVENT_VIOLATION:
-        g_string_append_printf(out, "violation %s ata%u d%d", ev->name,
-                               ev->channel, ev->drive & 1);
-        break;
-    case ATALAB_EVENT_COMMAND:
-        g_string_append_printf(out, "cmd 0x%02x ata%u d%d", ev->value,
-                               ev->channel, ev->drive & 1);
-        break;
-    case ATALAB_EVENT_CONFIG_WRITE:
-        g_string_append_printf(out, "write cfg 0x%02x %u 0x%0*x", ev->addr,
-                               ev->size, (int)ev->size * 2, ev->value);
-        break;
-    case ATALAB_EVENT_FAULT:
-        g_string_append_printf(out, "fault %s ata%u d%d cmd 0x%02x",
-                               ev->name, ev->channel, ev->drive & 1,
-                               ev->value);
-        break;
-    }
 }
 
 /*
@@ -718,14 +514,9 @@ static void atalab_request_stop(void)
 static void atalab_host_event(void *opaque, const AtalabEvent *ev)
 {
     AtalabIdeState *s = opaque;
-    unsigned i;
 
-    for (i = 0; i < s->n_stop; i++) {
-        if (atalab_stop_matches(s, &s->stop[i], ev)) {
-            break;
-        }
-    }
-    if (i == s->n_stop) {
+    if (!atalab_stop_list_matches(s->stop, atalab_ctrl_personality(s->ctrl),
+                                  ev)) {
         return;
     }
     if (!s->stop_pending) {
@@ -735,7 +526,7 @@ static void atalab_host_event(void *opaque, const AtalabEvent *ev)
     } else {
         g_string_append(s->stop_reason, "; ");
     }
-    atalab_describe_event(s, ev, s->stop_reason);
+    atalab_event_describe(ev, s->stop_reason);
     info_report("atalab-ide: stopping the guest: %s", s->stop_reason->str);
     atalab_request_stop();
 }
@@ -1364,7 +1155,7 @@ static void atalab_ide_instance_finalize(Object *obj)
 {
     AtalabIdeState *s = ATALAB_IDE(obj);
 
-    atalab_stop_clear(s->stop, &s->n_stop);
+    atalab_stop_list_free(s->stop);
     g_free(s->stop_on);
     g_string_free(s->stop_reason, true);
 }
@@ -1654,8 +1445,9 @@ static int atalab_hmp_info_one(Object *obj, void *opaque)
         }
     }
     monitor_printf(mon, "  stop-on: %s, stops=%u, last stop: %s\n",
-                   s->stop_on && s->n_stop ? s->stop_on : "none", s->stops,
-                   s->stops ? s->stop_reason->str : "none");
+                   s->stop_on && atalab_stop_list_len(s->stop) ? s->stop_on
+                                                               : "none",
+                   s->stops, s->stops ? s->stop_reason->str : "none");
     return 0;
 }
 

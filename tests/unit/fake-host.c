@@ -312,6 +312,13 @@ static void fh_event(void *opaque, const AtalabEvent *ev)
     }
     g_assert_nonnull(text);
     g_ptr_array_add(fh->events, text);
+    if (atalab_stop_list_matches(fh->stop, fh->ctrl ?
+                                 atalab_ctrl_personality(fh->ctrl) : NULL,
+                                 ev)) {
+        fh->stops++;
+        atalab_event_describe(ev, fh->stop_reasons);
+        g_string_append_c(fh->stop_reasons, '\n');
+    }
 }
 
 unsigned fake_host_event_count(FakeHost *fh, const char *prefix)
@@ -363,6 +370,7 @@ void fake_host_init(FakeHost *fh, bool tracing)
     fh->trace = g_ptr_array_new_with_free_func(g_free);
     fh->log = g_string_new(NULL);
     fh->events = g_ptr_array_new_with_free_func(g_free);
+    fh->stop_reasons = g_string_new(NULL);
 }
 
 void fake_host_cleanup(FakeHost *fh)
@@ -380,6 +388,8 @@ void fake_host_cleanup(FakeHost *fh)
     g_ptr_array_free(fh->trace, TRUE);
     g_string_free(fh->log, TRUE);
     g_ptr_array_free(fh->events, TRUE);
+    atalab_stop_list_free(fh->stop);
+    g_string_free(fh->stop_reasons, TRUE);
 }
 
 void fake_host_add_disk(FakeHost *fh, unsigned drive, uint64_t sectors)

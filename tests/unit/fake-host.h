@@ -27,6 +27,7 @@
 
 #include "atalab-ctrl.h"
 #include "atalab-host.h"
+#include "stop-on.h"
 
 #define FAKE_RAM_SIZE   (4 * 1024 * 1024)
 #define FAKE_MAX_IOV    1024
@@ -74,6 +75,14 @@ typedef struct FakeHost {
     /* Modes (see above) */
     bool drain;
     bool zero_copy;
+    /*
+     * Stop conditions (stop-on.h), checked against every event as
+     * atalab-ide's stop-on does: stops counts the matches, stop_reasons
+     * holds their descriptions, one per line.  NULL: none.
+     */
+    AtalabStopList *stop;
+    unsigned stops;
+    GString *stop_reasons;
     /* Called on every guest memory access (re-entrancy tests). */
     void (*on_dma)(void *opaque, uint64_t addr, bool write);
     void *on_dma_opaque;
