@@ -323,6 +323,28 @@ static void test_core_trace_reads_back(void)
     rig_free(r);
 }
 
+/* The trace tools' one JSON escaper: valid JSON, safe inside <script>. */
+static void test_json_string(void)
+{
+    GString *g = g_string_new(NULL);
+
+    atalab_json_string(g, NULL);
+    g_string_append_c(g, ' ');
+    atalab_json_string(g, "");
+    g_string_append_c(g, ' ');
+    atalab_json_string(g, "a \"q\" b\\c\td\r\n\x01");
+    g_string_append_c(g, ' ');
+    atalab_json_string(g, "</script><b>&amp;");
+    g_string_append_c(g, ' ');
+    atalab_json_string(g, "caf\xc3\xa9 \x7f");
+    g_assert_cmpstr(g->str, ==,
+                    "null \"\" \"a \\\"q\\\" b\\\\c\\u0009d\\u000d"
+                    "\\u000a\\u0001\" "
+                    "\"\\u003c/script\\u003e\\u003cb\\u003e\\u0026amp;\" "
+                    "\"caf\xc3\xa9 \x7f\"");
+    g_string_free(g, TRUE);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -333,6 +355,7 @@ int main(int argc, char **argv)
     g_test_add_func("/trace-read/fields", test_fields);
     g_test_add_func("/trace-read/malformed-records", test_malformed_records);
     g_test_add_func("/trace-read/files", test_files);
+    g_test_add_func("/trace-read/json-string", test_json_string);
     g_test_add_func("/trace-read/core-trace-reads-back",
                     test_core_trace_reads_back);
     return g_test_run();

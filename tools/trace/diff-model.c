@@ -41,6 +41,26 @@ const char *diff_phase_name(DiffPhase p)
     return p < DIFF_N_PHASES ? phase_names[p] : "?";
 }
 
+static const DiffOutcomeNames outcome_names[DIFF_N_OUTCOMES] = {
+    [DIFF_OUT_DONE] = { "ok", "done", "ended ok" },
+    [DIFF_OUT_ERROR] = { "error", "error", "ended in error" },
+    [DIFF_OUT_ABORT] = { "aborted", "aborted",
+                         "aborted (diagnostic, power-on, removal, power cut)" },
+    [DIFF_OUT_STUCK] = { "stuck", "DMA stuck", "DMA stuck" },
+    [DIFF_OUT_NONE] = { "timed-out", "no completion (timed out)",
+                        "timed out (the host reset the channel or moved on "
+                        "before it ended)" },
+    [DIFF_OUT_OPEN] = { "open", "unfinished at the trace's end",
+                        "still running at the trace's end" },
+};
+
+const DiffOutcomeNames *diff_outcome_names(DiffOutcome o)
+{
+    static const DiffOutcomeNames unknown = { "?", "?", "?" };
+
+    return o < DIFF_N_OUTCOMES ? &outcome_names[o] : &unknown;
+}
+
 uint64_t diff_hash(uint64_t h, const char *s)
 {
     if (!h) {

@@ -48,7 +48,21 @@ typedef enum DiffOutcome {
     DIFF_OUT_NONE,              /* no end before the drive's next command
                                  * or a reset: the host gave up on it */
     DIFF_OUT_OPEN,              /* no end before the trace's end */
+    DIFF_N_OUTCOMES
 } DiffOutcome;
+
+/*
+ * An outcome's names, the one vocabulary of the trace tools: key for
+ * machines (JSON, HTML classes: "ok", "timed-out"), words for the diff's
+ * text ("done", "no completion (timed out)"), meaning for a summary row.
+ */
+typedef struct DiffOutcomeNames {
+    const char *key;
+    const char *words;
+    const char *meaning;
+} DiffOutcomeNames;
+
+const DiffOutcomeNames *diff_outcome_names(DiffOutcome o);
 
 /* An event that is not a command: a fault firing, a violation. */
 typedef struct DiffEvent {

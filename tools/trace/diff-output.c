@@ -122,25 +122,11 @@ void diff_print_report(const DiffResult *df, FILE *out)
 
 static void json_string(FILE *out, const char *s)
 {
-    if (!s) {
-        fputs("null", out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char ch = *s;
+    g_autoptr(GString) g = g_string_new(NULL);
 
-        if (ch == '"' || ch == '\\') {
-            fprintf(out, "\\%c", ch);
-        } else if (ch < 0x20) {
-            fprintf(out, "\\u%04x", ch);
-        } else {
-            fputc(ch, out);
-        }
-    }
-    fputc('"', out);
+    atalab_json_string(g, s);
+    fputs(g->str, out);
 }
-
 static void json_side(FILE *out, const DiffTrace *t)
 {
     unsigned i;

@@ -690,23 +690,12 @@ static char *protocol_text(const DiffCmd *c)
     return g_string_free(s, false);
 }
 
-static const char *outcome_name(DiffOutcome o)
-{
-    static const char *const names[] = {
-        [DIFF_OUT_DONE] = "done", [DIFF_OUT_ERROR] = "error",
-        [DIFF_OUT_ABORT] = "aborted", [DIFF_OUT_STUCK] = "DMA stuck",
-        [DIFF_OUT_NONE] = "no completion (timed out)",
-        [DIFF_OUT_OPEN] = "unfinished at the trace's end",
-    };
-
-    return names[o];
-}
-
 static char *outcome_text(const DiffCmd *c)
 {
-    return c->outcome_text ?
-           g_strdup_printf("%s %s", outcome_name(c->outcome), c->outcome_text) :
-           g_strdup(outcome_name(c->outcome));
+    const char *words = diff_outcome_names(c->outcome)->words;
+
+    return c->outcome_text ? g_strdup_printf("%s %s", words, c->outcome_text) :
+                             g_strdup(words);
 }
 
 static char *data_text(const DiffResult *df, const DiffCmd *c)

@@ -724,3 +724,25 @@ unsigned atalab_trace_line(const AtalabTraceFile *f)
 {
     return f->line;
 }
+
+void atalab_json_string(GString *out, const char *s)
+{
+    if (!s) {
+        g_string_append(out, "null");
+        return;
+    }
+    g_string_append_c(out, '"');
+    for (; *s; s++) {
+        unsigned char c = *s;
+
+        if (c == '"' || c == '\\') {
+            g_string_append_c(out, '\\');
+            g_string_append_c(out, c);
+        } else if (c < 0x20 || c == '<' || c == '>' || c == '&') {
+            g_string_append_printf(out, "\\u%04x", c);
+        } else {
+            g_string_append_c(out, c);
+        }
+    }
+    g_string_append_c(out, '"');
+}

@@ -119,4 +119,11 @@ int atalab_trace_next(AtalabTraceFile *f, AtalabTraceRecord *rec,
 /* The line number of the record read last. */
 unsigned atalab_trace_line(const AtalabTraceFile *f);
 
+/*
+ * s as a JSON string (NULL: null) appended to out, the one JSON escaper of
+ * the trace tools.  '<', '>' and '&' are escaped too, so that the text is
+ * safe inside an HTML <script> element.
+ */
+void atalab_json_string(GString *out, const char *s);
+
 #endif

@@ -80,24 +80,6 @@ static void html_text(FILE *out, const char *s)
  * s as a JSON string.  '<', '>' and '&' are escaped too, so that nothing
  * in a trace can end the script element the JSON sits in.
  */
-static void json_str(GString *g, const char *s)
-{
-    g_string_append_c(g, '"');
-    for (; s && *s; s++) {
-        unsigned char c = *s;
-
-        if (c == '"' || c == '\\') {
-            g_string_append_c(g, '\\');
-            g_string_append_c(g, c);
-        } else if (c < 0x20 || c == '<' || c == '>' || c == '&') {
-            g_string_append_printf(g, "\\u%04x", c);
-        } else {
-            g_string_append_c(g, c);
-        }
-    }
-    g_string_append_c(g, '"');
-}
-
 static void sep(GString *g)
 {
     if (g->len) {
@@ -246,9 +228,9 @@ static void lane_record(Lanes *l, const AtalabTraceRecord *r, unsigned line)
 
         sep(g);
         g_string_append_printf(g, "[%" PRId64 ",%u,", r->time, line);
-        json_str(g, label);
+        atalab_json_string(g, label);
         g_string_append_c(g, ',');
-        json_str(g, setting ? setting + strlen(" timing dU ") : "");
+        atalab_json_string(g, setting ? setting + strlen(" timing dU ") : "");
         g_string_append_c(g, ']');
         break;
     }
@@ -356,15 +338,6 @@ static BarProtocol bar_protocol(const DiffCmd *c)
     }
     return BAR_NONE;
 }
-static const char *const outcome_names[] = {
-    [DIFF_OUT_DONE] = "ok",
-    [DIFF_OUT_ERROR] = "error",
-    [DIFF_OUT_ABORT] = "aborted",
-    [DIFF_OUT_STUCK] = "stuck",
-    [DIFF_OUT_NONE] = "timed-out",
-    [DIFF_OUT_OPEN] = "open",
-};
-
 /* Bytes a command moved: through the data port, or by DMA (its sectors). */
 static uint64_t cmd_bytes(const DiffCmd *c)
 {
@@ -382,7 +355,7 @@ static void json_events(GString *g, const GArray *events)
 
         g_string_append_printf(g, "%s[%" PRId64 ",%u,", i ? "," : "",
                                e->time, e->line);
-        json_str(g, e->text);
+        atalab_json_string(g, e->text);
         g_string_append_c(g, ']');
     }
     g_string_append_c(g, ']');
@@ -404,13 +377,13 @@ static void json_cmds(GString *g, const DiffDrive *d, int64_t end)
                                c->outcome == DIFF_OUT_OPEN ?
                                MAX(end, c->start) : c->end,
                                protocol_names[bar_protocol(c)],
-                               outcome_names[c->outcome], c->seq, c->line,
+                               diff_outcome_names(c->outcome)->key, c->seq, c->line,
                                c->end_line);
-        json_str(g, c->name);
+        atalab_json_string(g, c->name ? c->name : "");
         g_string_append_c(g, ',');
-        json_str(g, c->params ? c->params : "");
+        atalab_json_string(g, c->params ? c->params : "");
         g_string_append_c(g, ',');
-        json_str(g, c->outcome_text ? c->outcome_text : "");
+        atalab_json_string(g, c->outcome_text ? c->outcome_text : "");
         g_string_append_printf(g, ",\"%s\",%" PRIu64 ",%u]",
                                diff_phase_name(c->phase), cmd_bytes(c),
                                c->faults);
@@ -424,7 +397,7 @@ static void json_drive(GString *g, const DiffTrace *t, const Lanes *l,
     const DiffDrive *d = &t->drive[drive];
 
     g_string_append(g, "{\"name\":");
-    json_str(g, diff_drive_name(drive));
+    atalab_json_string(g, diff_drive_name(drive));
     g_string_append_printf(g, ",\"present\":%s,\"cmds\":",
                            d->present ? "true" : "false");
     json_cmds(g, d, end);
@@ -440,7 +413,7 @@ static GString *model_json(const DiffTrace *t, const Lanes *l)
     GString *g = g_string_new("{\"path\":");
     unsigned i;
 
-    json_str(g, t->path);
+    atalab_json_string(g, t->path);
     g_string_append_printf(g, ",\"t0\":%" PRId64 ",\"t1\":%" PRId64
                            ",\"records\":%" PRIu64 ",\"resets\":[%s]"
                            ",\"channels\":[", l->t0, l->t1, t->records,
@@ -466,7 +439,7 @@ static GString *model_json(const DiffTrace *t, const Lanes *l)
 /* ---- the summary ---------------------------------------------------- */
 
 typedef struct DriveSum {
-    unsigned cmds, protocol[3], outcome[DIFF_OUT_OPEN + 1];
+    unsigned cmds, protocol[3], outcome[DIFF_N_OUTCOMES];
     uint64_t bytes;
     int64_t phase_time[DIFF_N_PHASES];
     unsigned phase_cmds[DIFF_N_PHASES];
@@ -519,17 +492,6 @@ static void summary_table(FILE *out, const DiffTrace *t, const Lanes *l)
 {
     DriveSum s[DIFF_DRIVES];
     unsigned present[DIFF_DRIVES], n = 0, i, k;
-    static const char *const outcome_rows[] = {
-        [DIFF_OUT_DONE] = "ended ok",
-        [DIFF_OUT_ERROR] = "ended in error",
-        [DIFF_OUT_ABORT] = "aborted (diagnostic, power-on, removal, "
-                           "power cut)",
-        [DIFF_OUT_STUCK] = "DMA stuck",
-        [DIFF_OUT_NONE] = "timed out (the host reset the channel or "
-                          "moved on before it ended)",
-        [DIFF_OUT_OPEN] = "still running at the trace's end",
-    };
-
     for (i = 0; i < DIFF_DRIVES; i++) {
         sum_drive(&t->drive[i], l->t1, &s[i]);
         if (t->drive[i].present || s[i].cmds) {
@@ -560,10 +522,11 @@ static void summary_table(FILE *out, const DiffTrace *t, const Lanes *l)
         }
         fprintf(out, "</tr>");
     }
-    for (i = 0; i <= DIFF_OUT_OPEN; i++) {
-        row_start(out, outcome_rows[i]);
+    for (i = 0; i < DIFF_N_OUTCOMES; i++) {
+        row_start(out, diff_outcome_names(i)->meaning);
         for (k = 0; k < n; k++) {
-            fprintf(out, "<td data-key=\"%s\">%u</td>", outcome_names[i],
+            fprintf(out, "<td data-key=\"%s\">%u</td>",
+                    diff_outcome_names(i)->key,
                     s[present[k]].outcome[i]);
         }
         fprintf(out, "</tr>");
@@ -786,12 +749,12 @@ static void json_side(GString *g, const DiffTrace *t)
     unsigned i;
 
     g_string_append(g, "{\"path\":");
-    json_str(g, t->path);
+    atalab_json_string(g, t->path);
     g_string_append_printf(g, ",\"records\":%" PRIu64 ",\"drives\":[",
                            t->records);
     for (i = 0; i < DIFF_DRIVES; i++) {
         g_string_append_printf(g, "%s{\"name\":", i ? "," : "");
-        json_str(g, diff_drive_name(i));
+        atalab_json_string(g, diff_drive_name(i));
         g_string_append_printf(g, ",\"present\":%s,\"cmds\":",
                                t->drive[i].present ? "true" : "false");
         json_cmds(g, &t->drive[i], 0);
@@ -825,27 +788,19 @@ static GString *pair_json(const DiffResult *df)
 
         g_string_append_printf(g, "%s[\"%s\",\"%s\",%d,", i ? "," : "",
                                diff_class_name(d->cls), d->space, d->drive);
-        json_str(g, d->phase ? d->phase : "");
+        atalab_json_string(g, d->phase ? d->phase : "");
         g_string_append_c(g, ',');
-        json_str(g, d->what);
+        atalab_json_string(g, d->what);
         g_string_append_c(g, ',');
-        if (d->a) {
-            json_str(g, d->a);
-        } else {
-            g_string_append(g, "null");
-        }
+        atalab_json_string(g, d->a);
         g_string_append_c(g, ',');
-        if (d->b) {
-            json_str(g, d->b);
-        } else {
-            g_string_append(g, "null");
-        }
+        atalab_json_string(g, d->b);
         g_string_append_printf(g, ",%u,%u,[", d->a_line, d->b_line);
         for (k = 0; d->detail && k < d->detail->len; k++) {
             if (k) {
                 g_string_append_c(g, ',');
             }
-            json_str(g, g_ptr_array_index(d->detail, k));
+            atalab_json_string(g, g_ptr_array_index(d->detail, k));
         }
         g_string_append(g, "]]");
     }
