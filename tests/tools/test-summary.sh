@@ -37,6 +37,28 @@ last=$(tail -n1 "$WORK/out3")
 	bad "stale summary: $last"
 grep -A3 "meson ran no test" "$WORK/out3" | grep -q "No suitable tests defined" &&
 	ok "meson's own message is shown" || bad "no cause shown: $(cat "$WORK/out3")"
+# More than ten tests: the ten slowest, slowest first, before the summary.
+big=$WORK/big
+mkdir -p "$big"
+{
+	echo "project('slowest-test', 'c')"
+	echo "sh = find_program('sh')"
+	echo "test('slow', sh, args: ['-c', 'sleep 1.2'])"
+	echo "test('slower', sh, args: ['-c', 'sleep 2'])"
+	for i in 1 2 3 4 5 6 7 8 9 10; do echo "test('quick$i', sh, args: ['-c', 'exit 0'])"; done
+} >"$big/meson.build"
+meson setup "$WORK/big-build" "$big" >/dev/null 2>&1 || { bad "meson setup (12 tests) failed"; finish; }
+rc=0
+test_run_meson "$WORK/big-build" >"$WORK/out5" 2>&1 || rc=$?
+slowest=$(sed -n '/^the ten slowest of 12 tests/,$p' "$WORK/out5")
+[ "$rc" = 0 ] && [ "$(tail -n1 "$WORK/out5")" = "12 passed, 0 failed, 0 skipped" ] &&
+	[ "$(sed -n 2p <<<"$slowest" | awk '{print $3}')" = slower ] &&
+	[ "$(sed -n 3p <<<"$slowest" | awk '{print $3}')" = slow ] &&
+	[ "$(grep -c '^ .* s  ' <<<"$slowest")" = 10 ] &&
+	ok "12 tests: the ten slowest listed, slowest first, then the summary" ||
+	bad "12 tests: exit $rc: $(cat "$WORK/out5")"
+grep -q 'slowest' "$WORK/out1" && bad "3 tests: a slowest list: $(cat "$WORK/out1")" ||
+	ok "3 tests: no slowest list"
 rc=0
 test_run_meson "$WORK/no-build" >"$WORK/out4" 2>&1 || rc=$?
 [ "$rc" != 0 ] && [ "$(tail -n1 "$WORK/out4")" = "0 passed, 0 failed, 0 skipped" ] &&

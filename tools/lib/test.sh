@@ -33,7 +33,8 @@ options (those of 'meson test'; the common ones):
   -h, --help         this text
 
 The last line is the summary 'N passed, N failed, N skipped', counted from
-this run only; a skipped test is never counted as passed.  Exit status 0
+this run only; a skipped test is never counted as passed.  When more than
+ten tests ran, the ten slowest come before it, with their seconds.  Exit status 0
 when no test failed and one passed (a test skipped where it cannot run,
 such as kvm-probe-stale without /dev/kvm, is counted as skipped), 1
 otherwise (also when meson failed before running any test: its message is
@@ -93,24 +94,34 @@ test_run_meson() {
 	return $rc
 }
 
-# 'N passed, N failed, N skipped' from meson's machine-readable log.  A
-# skipped test is never counted as passed; no test at all is a failure.
+# 'N passed, N failed, N skipped' from meson's machine-readable log, after
+# the ten slowest tests when more than ten ran (where the suite's time
+# goes).  A skipped test is never counted as passed; no test at all is a
+# failure.
 test_summary() {
 	python3 - "$1" <<'PY'
 import json, sys
 passed = failed = skipped = 0
+times = []
 with open(sys.argv[1]) as f:
     for line in f:
         line = line.strip()
         if not line:
             continue
-        result = json.loads(line)["result"]
+        test = json.loads(line)
+        result = test["result"]
+        times.append((test.get("duration") or 0.0, test["name"]))
         if result in ("OK", "EXPECTEDFAIL"):
             passed += 1
         elif result == "SKIP":
             skipped += 1
         else:
             failed += 1
+if len(times) > 10:
+    total = sum(t for t, _ in times)
+    print(f"the ten slowest of {len(times)} tests ({total:.0f} test-seconds in all):")
+    for t, name in sorted(times, key=lambda x: (-x[0], x[1]))[:10]:
+        print(f"  {t:7.1f} s  {name}")
 print(f"{passed} passed, {failed} failed, {skipped} skipped")
 sys.exit(1 if failed or passed == 0 else 0)
 PY
