@@ -309,6 +309,11 @@ uint8_t atalab_ata_altstatus(AtalabAtaBus *bus)
     return sel->present ? atalab_ata_status(sel) : 0x00;
 }
 
+uint8_t atalab_ata_peek_status(const AtalabDrive *d)
+{
+    return d->present ? atalab_ata_status(d) : 0x00;
+}
+
 static uint32_t all_ones(unsigned size)
 {
     return size >= 4 ? 0xFFFFFFFFu : (1u << (size * 8)) - 1;

@@ -292,6 +292,11 @@ void atalab_ata_reg_write(AtalabAtaBus *bus, unsigned reg, uint32_t val,
                           unsigned size);
 uint8_t atalab_ata_altstatus(AtalabAtaBus *bus);
 /*
+ * Drive d's Status register as a read would find it, without the read's
+ * effects (INTRQ, trace): 0x00 for an absent drive.  For inspection.
+ */
+uint8_t atalab_ata_peek_status(const AtalabDrive *d);
+/*
  * Does a data port read (write: a data port write) now move data of the
  * selected drive's DRQ block?  Then *pos bytes of the block have moved and
  * *end is its length.  (The trace folds such accesses; traces/FORMAT.md.)

@@ -103,6 +103,11 @@ void atalab_ctrl_set_cable80(AtalabCtrl *c, unsigned channel, bool cable80);
 bool atalab_ctrl_irq_level(const AtalabCtrl *c, unsigned channel);
 /* Backend requests drive 0..3 has in flight: 0 or 1. */
 unsigned atalab_ctrl_inflight(const AtalabCtrl *c, unsigned drive);
+/*
+ * Drive 0..3's Status register, as a read would find it but with no
+ * effect (INTRQ stays, no trace record); 0x00 for an absent drive.
+ */
+uint8_t atalab_ctrl_drive_status(const AtalabCtrl *c, unsigned drive);
 const AtalabPersonality *atalab_ctrl_personality(const AtalabCtrl *c);
 
 /*

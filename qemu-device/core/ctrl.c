@@ -503,6 +503,13 @@ unsigned atalab_ctrl_inflight(const AtalabCtrl *c, unsigned drive)
            c->chan[drive / 2].bus.drive[drive % 2].req.inflight;
 }
 
+uint8_t atalab_ctrl_drive_status(const AtalabCtrl *c, unsigned drive)
+{
+    return drive < ATALAB_DRIVES ?
+           atalab_ata_peek_status(&c->chan[drive / 2].bus.drive[drive % 2]) :
+           0x00;
+}
+
 const AtalabPersonality *atalab_ctrl_personality(const AtalabCtrl *c)
 {
     return c->pers;

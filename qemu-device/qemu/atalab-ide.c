@@ -977,7 +977,9 @@ static int atalab_hmp_info_one(Object *obj, void *opaque)
                    atalab_ctrl_cable80(s->ctrl, 1) ? 80 : 40,
                    s->strict ? "on" : "off");
     for (i = 0; i < ATALAB_DRIVES; i++) {
-        monitor_printf(mon, "  drive%u: %s checks=%u violations=%u\n", i,
+        monitor_printf(mon, "  drive%u: status=0x%02x %s checks=%u "
+                       "violations=%u\n", i,
+                       atalab_ctrl_drive_status(s->ctrl, i),
                        atalab_ctrl_timing_string(s->ctrl, i),
                        atalab_ctrl_xfer_checks(s->ctrl, i),
                        atalab_ctrl_violations(s->ctrl, i));

@@ -8,6 +8,8 @@
 #    after "cont" the write is submitted again and succeeds;
 #  - werror=report: the write ends with ABRT, libata retries it, and it
 #    succeeds.
+#  - a failing FLUSH CACHE under werror=stop: the drive reads BSY|DRDY
+#    while the VM is stopped, and the flush ends well after "cont".
 # In every case the data verifies in the guest and in the image file.
 . "$(dirname "$0")/lib.sh"
 blkdebug() {
@@ -19,6 +21,27 @@ blkdebug() {
 	printf '%s' ",file.inject-error.0.errno=5,file.inject-error.0.once=on"
 	printf '%s' ",file.inject-error.1.event=write_aio,file.inject-error.1.sector=24576"
 	printf '%s' ",file.inject-error.1.errno=28,file.inject-error.1.once=on"
+}
+# wait_for_io_error_stop WHAT: until the background guest's VM is paused
+# by an I/O error (at most 60 s).
+wait_for_io_error_stop() {
+	local _
+	for _ in $(seq 600); do
+		kill -0 "$GUEST_PID" 2>/dev/null || break
+		hmp "info status" | grep -q 'paused (io-error)' && return 0
+		sleep 0.1
+	done
+	fail "the VM did not stop $1: $(cat "$WORK/stdout" "$WORK/stderr")"
+}
+# resume_and_finish LINE WHAT: the stopped guest has not printed LINE;
+# after "cont" it ends well, having printed it (WHAT completed).
+resume_and_finish() {
+	local rc=0
+	grep -qx "$1" "$WORK/stdout" && fail "the guest printed '$1' while the VM was stopped"
+	hmp cont >/dev/null
+	wait "$GUEST_PID" || rc=$?
+	[ $rc = 0 ] || fail "guest exited $rc: $(cat "$WORK/stderr")"
+	grep -qx "$1" "$WORK/stdout" || fail "$2 did not complete"
 }
 cmd='
 d=$(blk-of 1) || exit 1
@@ -32,21 +55,9 @@ echo done'
 guest_bg --disk "$WORK/disk0.img" --disk-size 16M --qemu-arg -drive \
 	--qemu-arg "$(blkdebug "$WORK/b.img")" --device-opt drive1=bd -- sh -c "$cmd"
 wait_for_output read-failed 120
-stopped=""
-for _ in $(seq 300); do
-	kill -0 "$GUEST_PID" 2>/dev/null || break
-	stopped=$(hmp "info status" | grep -o 'paused (io-error)' || true)
-	[ -n "$stopped" ] && break
-	sleep 0.1
-done
-[ -n "$stopped" ] || fail "the VM did not stop on ENOSPC (werror=enospc): $(cat "$WORK/stdout" "$WORK/stderr")"
+wait_for_io_error_stop "on ENOSPC (werror=enospc)"
 
-grep -qx done "$WORK/stdout" && fail "the guest went on while the VM was stopped"
-hmp cont >/dev/null
-rc=0
-wait "$GUEST_PID" || rc=$?
-[ $rc = 0 ] || fail "guest exited $rc: $(cat "$WORK/stderr")"
-grep -qx done "$WORK/stdout" || fail "the retried write did not complete"
+resume_and_finish done "the retried write"
 grep -q 'ata1.01: error: { UNC }' "$WORK/console.log" || fail "the failed read was not a media error"
 "$ATALAB_CACHE_BIN"/ata-pattern verify "$WORK/b.img" --offset 12M --size 1M --seed 5 >/dev/null ||
 	fail "the image does not hold the written data"
@@ -59,3 +70,29 @@ expect_status 0 --disk "$WORK/disk0.img" --disk-size 16M --qemu-arg -drive \
 grep -q 'ata1.01: error: { ABRT }' "$WORK/console.log" || fail "werror=report: no ABRT reported"
 "$ATALAB_CACHE_BIN"/ata-pattern verify "$WORK/b.img" --offset 12M --size 1M --seed 5 >/dev/null ||
 	fail "werror=report: the image does not hold the written data"
+
+# A failing FLUSH CACHE under werror=stop: while the VM is stopped the
+# drive reads BSY|DRDY (C0h, as ide-hd), the command has not ended; after
+# "cont" the flush is retried and ends well, libata seeing no error.
+rm -f "$WORK/b.img"
+truncate -s 16M "$WORK/b.img"
+flushdebug="if=none,id=bd,driver=raw,file.driver=blkdebug,file.image.filename=$WORK/b.img"
+flushdebug="$flushdebug,file.inject-error.0.event=flush_to_disk,file.inject-error.0.iotype=flush"
+flushdebug="$flushdebug,file.inject-error.0.errno=5,file.inject-error.0.once=on"
+guest_bg --disk "$WORK/disk0.img" --disk-size 16M --qemu-arg -drive --qemu-arg "$flushdebug" \
+	--device-opt drive1=bd --device-opt werror=stop -- sh -c '
+d=$(blk-of 1) || exit 1
+echo writing
+ata-pattern write /dev/$d --offset 4M --size 64K --seed 7 >/dev/null || exit 3
+echo flushed'
+# (the fsync at the end of the write is the flush)
+wait_for_output writing 120
+wait_for_io_error_stop "on the failing flush (werror=stop)"
+hmp "info atalab" >"$WORK/held.txt"
+grep -q '^ *drive1: status=0xc0 ' "$WORK/held.txt" ||
+	fail "the drive of the held flush does not read BSY|DRDY: $(grep drive1 "$WORK/held.txt")"
+resume_and_finish flushed "the retried flush"
+grep -q 'ata1.01: error' "$WORK/console.log" && fail "libata saw an error on the held flush: $(grep 'ata1.01' "$WORK/console.log")"
+"$ATALAB_CACHE_BIN"/ata-pattern verify "$WORK/b.img" --offset 4M --size 64K --seed 7 >/dev/null ||
+	fail "flush: the image does not hold the written data"
+echo "held flush: $(grep '^ *drive1:' "$WORK/held.txt")"

@@ -550,9 +550,17 @@ static void test_flush(void)
         g_assert_false(r->fh.irq[0]);
         g_assert_cmpuint(fake_host_pending(&r->fh), ==, 1);
         g_assert_cmpint(fake_host_peek(&r->fh)->kind, ==, FAKE_FLUSH);
+        /* While the host holds the flush (werror=stop), the drive is busy. */
+        g_assert_cmphex(atalab_ctrl_drive_status(r->c, 0), ==,
+                        ST_BSY | ST_DRDY);
         fake_host_complete_all(&r->fh);
         g_assert_cmpstr(r->fh.log->str, ==, "flush0 irq0=1 ");
+        /* A peek at Status leaves INTRQ up; a read clears it. */
+        g_assert_cmphex(atalab_ctrl_drive_status(r->c, 0), ==, ST_READY);
+        g_assert_true(r->fh.irq[0]);
+        g_assert_cmphex(atalab_ctrl_drive_status(r->c, 1), ==, 0x00);
         g_assert_cmphex(rig_status(r, 0), ==, ST_READY);
+        g_assert_false(r->fh.irq[0]);
     }
     /* A failing flush */
     r->fh.fail_ret = -5;
