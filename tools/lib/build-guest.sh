@@ -77,7 +77,7 @@ build_host_tools() {
 	build_host_tool "$(fault_check_binary)" fault-check \
 		"$ATALAB_ROOT/tools/fault-check/fault-check.c" "$core/fault.c" "$core/fault-parse.c"
 	build_host_tool "$(scenario_binary)" atalab-scenario -I"$ATALAB_ROOT/tools/trace" \
-		"$ATALAB_ROOT/tools/scenario/atalab-scenario.c" "$core/fault.c" "$core/fault-parse.c" \
+		"$ATALAB_ROOT/tools/scenario"/*.c "$core/fault.c" "$core/fault-parse.c" \
 		"$ATALAB_ROOT/tools/trace/trace-read.c" "$core/trace-records.c"
 	build_host_tool "$(trace_tool_binary)" atalab-trace -I"$ATALAB_ROOT/tools/trace" \
 		"$ATALAB_ROOT/tools/trace"/*.c "$core"/*.c
