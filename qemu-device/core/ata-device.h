@@ -12,11 +12,11 @@
 #ifndef ATALAB_ATA_DEVICE_H
 #define ATALAB_ATA_DEVICE_H
 
-#include "atalab-ctrl.h"
 #include "atalab-fault.h"
 #include "atalab-host.h"
 #include "atalab-timing.h"
 #include "dma-port.h"
+#include "drive-config.h"
 
 #include <glib.h>
 

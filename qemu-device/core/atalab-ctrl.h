@@ -17,18 +17,8 @@
 #include "atalab-host.h"
 #include "atalab-personality.h"
 #include "atalab-timing.h"
+#include "drive-config.h"
 #include "trace-writer.h"
-
-#define ATALAB_CHANNELS 2
-#define ATALAB_DRIVES   4       /* channel * 2 + (0 master, 1 slave) */
-
-typedef struct AtalabDriveConfig {
-    bool present;
-    uint64_t sectors;           /* capacity in 512-byte sectors */
-    const char *model;          /* IDENTIFY words 27-46; NULL: default */
-    const char *serial;         /* words 10-19; NULL: from the drive number */
-    const char *fwrev;          /* words 23-26; NULL: default */
-} AtalabDriveConfig;
 
 typedef struct AtalabCtrl AtalabCtrl;
 
