@@ -577,14 +577,20 @@ static void one_op(Fuzz *f)
     uint8_t a;
 
     switch (op % FUZZ_N_OPS) {
-    case FUZZ_CFG_WRITE:
+    case FUZZ_CFG_WRITE: {
+        /* operands in input order (not in an argument list's, which C
+         * leaves unspecified: gcc and clang read them differently) */
+        uint32_t value;
+
         a = next8(f);
-        atalab_ctrl_config_write(f->c, 0x40 + a % 0xC0, next_n(f, 4),
+        value = next_n(f, 4);
+        atalab_ctrl_config_write(f->c, 0x40 + a % 0xC0, value,
                                  size_of(next8(f)));
         break;
+    }
     case FUZZ_CFG_READ:
-        atalab_ctrl_config_read(f->c, 0x40 + next8(f) % 0xC0,
-                                size_of(next8(f)));
+        a = next8(f);
+        atalab_ctrl_config_read(f->c, 0x40 + a % 0xC0, size_of(next8(f)));
         break;
     case FUZZ_ATA_WRITE:
         a = next8(f);
