@@ -8,6 +8,24 @@ d=$WORK/d.img
 
 expect 2 "unknown command 'frobnicate'" -- frobnicate
 expect 2 "usage: atalab COMMAND" --
+# Every command, and every trace subcommand, refuses an option it lacks.
+for c in $("$ATALAB" --commands); do
+	[ "$c" = trace ] || expect 2 "^atalab: $c: unknown option '--no-such-option'" -- "$c" --no-such-option
+done
+for s in check grep header forms diff normalize replay vcd report; do
+	expect 2 "^atalab-trace $s: unknown option '--no-such-option'" -- trace "$s" --no-such-option x
+done
+expect 2 "^atalab: trace: unknown option '--no-such-option'" -- trace bless --no-such-option
+expect 2 "unknown option '-q'" -- test -q
+expect 2 "test: --num-processes wants a positive number, got 'x'" -- test --num-processes x
+expect 2 "bench: --diff and --report exclude each other" -- bench --diff --report
+expect 2 "bench: --trace has no effect with --diff or --report" -- bench --report --trace
+expect 2 "fuzz: --make-seeds runs no fuzzer: no --time" -- fuzz --make-seeds --time 5
+expect 2 "fuzz: --target wants core or trace, got 'kernel'" -- fuzz --target kernel
+expect 2 "fault: list takes no argument \(got 'x'\)" -- fault list --qmp "$WORK/sock" x
+expect 2 "driver: takes one subcommand" -- driver patches check
+expect 2 "monitor: --wait wants a number of seconds, got 'x'" -- monitor --wait x "$WORK/sock" info
+expect 2 "scenario: --merge and --check exclude each other" -- scenario --check --merge "$WORK" x
 expect 2 "unknown option '--bogus'" -- run --bogus
 expect 2 "unexpected argument 'true'" -- run true
 expect 2 "option --timeout needs a value" -- run --timeout

@@ -40,8 +40,8 @@ expect() {
 load_atalab() {
 	local lib
 	set +e
-	for lib in common progress options setup build accel disks run debug shell monitor test bench \
-		fuzz fault coverage scenario driver matrix; do
+	. "$ATALAB_ROOT/tools/lib/commands.sh"
+	for lib in $(atalab_libs); do
 		# shellcheck disable=SC1090
 		. "$ATALAB_ROOT/tools/lib/$lib.sh"
 	done

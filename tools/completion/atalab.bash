@@ -1,10 +1,11 @@
 # shellcheck shell=bash
 # Bash completion for tools/atalab:  . tools/completion/atalab.bash
 #
-# Commands, each command's options (read from its --help, so they never
-# drift from the option tables), and values: personalities and their
-# registers (from the kit's built model table), atalab-ide properties,
-# suites, gdb scripts (*.gdb) and files.
+# Commands (from 'atalab --commands', the command table), trace's
+# subcommands (from its usage lines), each command's options (read from its
+# --help, so they never drift from the option tables), and values:
+# personalities and their registers (from the kit's built model table),
+# atalab-ide properties, suites, gdb scripts (*.gdb) and files.
 
 _atalab_cache() { printf '%s' "${ATALAB_CACHE:-$HOME/.cache/atalab}"; }
 
@@ -28,11 +29,12 @@ _atalab() {
 	local atalab=${COMP_WORDS[0]} cmd=${COMP_WORDS[1]:-} w values=""
 	COMPREPLY=()
 	if [ "$COMP_CWORD" = 1 ]; then
-		mapfile -t COMPREPLY < <(compgen -W "setup build run shell debug monitor fault scenario trace matrix driver test bench fuzz help" -- "$cur")
+		mapfile -t COMPREPLY < <(compgen -W "$("$atalab" --commands 2>/dev/null) help" -- "$cur")
 		return 0
 	fi
 	if [ "$cmd" = trace ] && [ "$COMP_CWORD" = 2 ]; then
-		mapfile -t COMPREPLY < <(compgen -W "check grep header forms diff normalize replay vcd report bless" -- "$cur")
+		mapfile -t COMPREPLY < <(compgen -W "$("$atalab" trace --help 2>/dev/null |
+			sed -n 's/^\(usage:\|      \) atalab trace \([a-z]*\).*/\2/p' | sort -u)" -- "$cur")
 		return 0
 	fi
 	for w in "${COMP_WORDS[@]:2:COMP_CWORD-2}"; do

@@ -8,17 +8,16 @@ ATALAB_BENCH_RULES=10000
 # the guest's time, which a single sample per run measures too roughly.
 ATALAB_BENCH_READS=3
 
-cmd_bench() {
-	local size=256M runs=3 trace=0 diff=0 report=0
-	while [ $# -gt 0 ]; do
-		case "$1" in
-		--trace) trace=1; shift ;;
-		--diff) diff=1; shift ;;
-		--report) report=1; shift ;;
-		--size) [ $# -ge 2 ] || usage_error "option --size needs a value"; size=$2; shift 2 ;;
-		--runs) [ $# -ge 2 ] || usage_error "option --runs needs a value"; runs=$2; shift 2 ;;
-		-h | --help)
-			cat <<USAGE
+bench_options() {
+	opt --size SIZE "what each run writes and reads (default 256M)"
+	opt --runs N "runs of each machine (default 3)"
+	opt --trace - "add atalab-ide writing its register trace, and the PIO trace sizes"
+	opt --diff - "measure tools/atalab trace diff instead"
+	opt --report - "measure tools/atalab trace report instead"
+}
+
+bench_usage() {
+	cat <<USAGE
 usage: atalab bench [--size SIZE] [--runs N] [--trace]
        atalab bench --diff
        atalab bench --report [--runs N]
@@ -44,18 +43,28 @@ raw-traced PIO read become a page, timed, which headless Chromium opens N
 times (default 3): the milliseconds from the navigation's start to the
 page's first drawing, each and their median.
 
+options:
+$(options_help bench_options)
+
 examples:
   tools/atalab bench --size 64M --runs 1
   tools/atalab bench --runs 5 --trace
   tools/atalab bench --diff
   tools/atalab bench --report
 USAGE
-			return 0 ;;
-		*) usage_error "unknown option '$1'" ;;
-		esac
-	done
+}
+
+cmd_bench() {
+	local size=${OPT[--size]:-256M} runs=${OPT[--runs]:-3} trace=${OPT[--trace]:-0}
+	local diff=${OPT[--diff]:-0} report=${OPT[--report]:-0}
 	[[ "$runs" =~ ^[1-9][0-9]*$ ]] || usage_error "--runs wants a positive number, got '$runs'"
 	[[ "$size" =~ ^[1-9][0-9]*[KMG]?$ ]] || usage_error "--size wants a size like 256M, got '$size'"
+	[ $((diff + report)) -le 1 ] || usage_error "--diff and --report exclude each other"
+	if [ $((diff + report)) = 1 ]; then
+		! opt_given --trace || usage_error "--trace has no effect with --diff or --report"
+		! opt_given --size || usage_error "--size has no effect with --diff or --report"
+		[ $diff = 0 ] || ! opt_given --runs || usage_error "--runs has no effect with --diff"
+	fi
 	build_all
 	local work i ctl out fig
 	work=$(mktemp -d "${TMPDIR:-/tmp}/atalab-bench.XXXXXX")

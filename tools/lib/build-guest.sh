@@ -56,14 +56,14 @@ build_host_tools_fresh() {
 }
 
 # build_host_tool OUT WHAT SOURCE...: one tool, with the project's warnings
-# (the core's own -Werror build is meson's, tests/unit).
+# as errors (the core's own build is meson's, tests/unit).
 build_host_tool() {
 	local out=$1 what=$2 core=$ATALAB_ROOT/qemu-device/core
 	shift 2
 	local -a glib
 	read -r -a glib <<<"$(pkg-config --cflags --libs glib-2.0)"
 	run_logged "$ATALAB_CACHE/logs/host-tools.log" "building $what" \
-		gcc -std=gnu11 -O2 -Wall -Wextra -Wno-unused-parameter \
+		gcc -std=gnu11 -O2 -Wall -Wextra -Werror -Wno-unused-parameter \
 		-Wno-missing-field-initializers -I"$core" -o "$out.tmp" "$@" "${glib[@]}"
 	mv "$out.tmp" "$out"
 }

@@ -44,10 +44,10 @@ build_all() {
 	lock_drop build
 }
 
-cmd_build() {
-	case "${1:-}" in
-	-h | --help)
-		cat <<USAGE
+build_options() { :; }
+
+build_usage() {
+	cat <<USAGE
 usage: atalab build
 
 Builds qemu-system-x86_64 with atalab-ide, the guest kernel, driver/, the
@@ -61,11 +61,9 @@ on a terminal, plain lines otherwise.  Logs: $ATALAB_CACHE/logs.
 example:
   tools/atalab build && ls \$ATALAB_CACHE/qemu/build/qemu-system-x86_64
 USAGE
-		return 0
-		;;
-	"") ;;
-	*) usage_error "takes no arguments (got '$1')" ;;
-	esac
+}
+
+cmd_build() {
 	local t0=$SECONDS
 	build_all
 	msg "build complete in $(format_duration $((SECONDS - t0)))"

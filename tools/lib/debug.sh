@@ -8,12 +8,18 @@ ATALAB_DEBUG_STATUS_GDB=126     # a --gdb-batch script failed
 # requested by the device lands right after the instruction that caused it.
 ATALAB_DEBUG_ICOUNT=(-icount shift=3)
 
-debug_options() {
+# The options debug adds to run's (debug_options: all of them).
+debug_only_options() {
 	opt --gdb-port PORT "TCP port of QEMU's gdbstub on 127.0.0.1 (default: a free one)"
 	opt --gdb-batch FILE+ "gdb script to run instead of a gdb prompt; afterwards the guest runs on to its end, and debug exits with the guest command's status, or $ATALAB_DEBUG_STATUS_GDB when a script failed"
 	opt --break SYMBOL+ "breakpoint set before the guest runs; pending until the module that has SYMBOL is loaded"
 	opt --stop-on EVENT+ "stop the guest at the instruction that caused EVENT: violation[=RULE], cmd=OPCODE, write=REGISTER (fault[=RULE-ID] comes with fault injection)"
 	opt --debug-qemu - "run QEMU itself under gdb (the device model) instead of the guest kernel; --break then names QEMU functions"
+}
+
+debug_options() {
+	run_options
+	debug_only_options
 }
 
 debug_usage() {
@@ -37,7 +43,7 @@ or data-read-no-drq/data-write-no-drq; OPCODE: e.g. 0xC8; REGISTER: a
 configuration register of the personality (IDETIM0, UDMATIM, IDE_CONFIG, ...).
 
 options (and those of 'atalab run'):
-$(options_help debug_options)
+$(options_help debug_only_options)
 
 exit status: as 'atalab run'; with --gdb-batch, $ATALAB_DEBUG_STATUS_GDB when a script failed.
 The default --timeout is none with a gdb prompt, 300 s with --gdb-batch.
@@ -213,8 +219,6 @@ debug_qemu() {
 
 cmd_debug() {
 	local rc=0
-	options_parse run_options debug_options -- "$@"
-	if opt_given --help; then debug_usage; return 0; fi
 	! opt_given --list-models && ! opt_given --list-device-opts ||
 		usage_error "--list-models and --list-device-opts are 'atalab run' options"
 	local timeout=""

@@ -7,6 +7,8 @@ driver_series_dir() { echo "$ATALAB_ROOT/driver/series"; }
 driver_patches_dir() { echo "$ATALAB_ROOT/driver/patches"; }
 intree_dir() { echo "$ATALAB_CACHE/intree"; }
 
+driver_options() { opt_words; }
+
 driver_usage() {
 	cat <<USAGE
 usage: atalab driver patches | check | intree
@@ -279,12 +281,12 @@ driver_intree() {
 }
 
 cmd_driver() {
-	case "${1:-}" in
-	-h | --help) driver_usage ;;
+	[ ${#OPT_ARGS[@]} -le 1 ] || usage_error "takes one subcommand (got '${OPT_ARGS[*]}')"
+	case "${OPT_ARGS[0]:-}" in
 	patches) setup_all; kernel_unpack; driver_patches ;;
 	check) setup_all; kernel_unpack; driver_patches_check ;;
 	intree) setup_all; kernel_unpack; driver_intree ;;
 	"") driver_usage >&2; exit 2 ;;
-	*) usage_error "unknown subcommand '$1'" ;;
+	*) usage_error "unknown subcommand '${OPT_ARGS[0]}'" ;;
 	esac
 }

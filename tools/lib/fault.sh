@@ -3,43 +3,40 @@
 # (the atalab-ide QOM properties fault-add, fault-remove, fault-clear and
 # fault-list; docs/faults.md).
 
-cmd_fault() {
-	local sub=${1:-} sock="" path=/machine/peripheral/ata
-	[ $# -gt 0 ] && shift
-	case "$sub" in
-	-h | --help | "")
-		cat <<USAGE
+fault_options() {
+	opt_words
+	opt --qmp SOCKET "the guest's QMP socket (needed)"
+	opt --path QOM-PATH "the device's QOM path (default /machine/peripheral/ata: tools/atalab run names the device \"ata\")"
+}
+
+fault_usage() {
+	cat <<USAGE
 usage: atalab fault add|remove|list|clear --qmp SOCKET [--path QOM-PATH] [ARG...]
   add RULE...     add rules (one argument each, docs/faults.md syntax)
   remove ID...    remove rules by id
   list            the rules with their match and firing counts
   clear           remove every rule
 The guest must run with a QMP socket, e.g. tools/atalab run
---qemu-arg -qmp --qemu-arg unix:SOCKET,server=on,wait=off.  The device is
-$path unless --path says otherwise (tools/atalab run names it "ata").
+--qemu-arg -qmp --qemu-arg unix:SOCKET,server=on,wait=off.
+
+options:
+$(options_help fault_options)
 
 examples:
   tools/atalab fault add --qmp qmp.sock 'unc id=bad drive=0 lba=20000+8'
   tools/atalab fault list --qmp qmp.sock
   tools/atalab fault clear --qmp qmp.sock
 USAGE
-		[ -n "$sub" ] && return 0
-		return 2
-		;;
+}
+
+cmd_fault() {
+	local sub=${OPT_ARGS[0]:-} sock=${OPT[--qmp]:-} path=${OPT[--path]:-/machine/peripheral/ata}
+	local -a args=("${OPT_ARGS[@]:1}")
+	case "$sub" in
+	"") fault_usage >&2; return $ATALAB_EXIT_USAGE ;;
 	add | remove | list | clear) ;;
 	*) usage_error "unknown subcommand '$sub'" ;;
 	esac
-	local -a args=()
-	while [ $# -gt 0 ]; do
-		case "$1" in
-		--qmp | --path)
-			[ $# -ge 2 ] || usage_error "option $1 needs a value"
-			[ "$1" = --qmp ] && sock=$2 || path=$2
-			shift 2
-			;;
-		*) args+=("$1"); shift ;;
-		esac
-	done
 	[ -n "$sock" ] || usage_error "$sub needs --qmp SOCKET"
 	local qmp=$ATALAB_ROOT/tools/lib/qmp-client a
 	case "$sub" in
@@ -49,12 +46,14 @@ USAGE
 			"$qmp" "$sock" qom-set "$(fault_qom_args "$path" "fault-$sub" "$a")" >/dev/null || return 1
 		done
 		;;
-	clear)
-		"$qmp" "$sock" qom-set "{\"path\": \"$path\", \"property\": \"fault-clear\", \"value\": true}" >/dev/null
-		;;
-	list)
-		"$qmp" "$sock" qom-get "{\"path\": \"$path\", \"property\": \"fault-list\"}" |
-			python3 -c 'import json, sys; sys.stdout.write(json.load(sys.stdin))'
+	list | clear)
+		[ ${#args[@]} = 0 ] || usage_error "$sub takes no argument (got '${args[0]}')"
+		if [ "$sub" = clear ]; then
+			"$qmp" "$sock" qom-set "{\"path\": \"$path\", \"property\": \"fault-clear\", \"value\": true}" >/dev/null
+		else
+			"$qmp" "$sock" qom-get "{\"path\": \"$path\", \"property\": \"fault-list\"}" |
+				python3 -c 'import json, sys; sys.stdout.write(json.load(sys.stdin))'
+		fi
 		;;
 	esac
 }

@@ -74,26 +74,15 @@ fuzz_make_seeds() {
 	rm -rf "$tmp"
 }
 
-cmd_fuzz() {
-	local time=600 jobs=1 make_seeds=0 target=core
-	while [ $# -gt 0 ]; do
-		case "$1" in
-		--time | --jobs)
-			[ $# -ge 2 ] || usage_error "option $1 needs a value"
-			[[ "$2" =~ ^[1-9][0-9]*$ ]] || usage_error "$1 wants a positive number, got '$2'"
-			;;
-		--target)
-			[ $# -ge 2 ] || usage_error "option $1 needs a value"
-			[[ "$2" =~ ^(core|trace)$ ]] || usage_error "--target wants core or trace, got '$2'"
-			;;
-		esac
-		case "$1" in
-		--time) time=$2; shift 2 ;;
-		--jobs) jobs=$2; shift 2 ;;
-		--target) target=$2; shift 2 ;;
-		--make-seeds) make_seeds=1; shift ;;
-		-h | --help)
-			cat <<USAGE
+fuzz_options() {
+	opt --target 'core|trace' "what to fuzz (default core)"
+	opt --time SECONDS "how long (default 600)"
+	opt --jobs N "parallel jobs (default 1)"
+	opt --make-seeds - "record real runs and convert them into tests/fuzz/seeds"
+}
+
+fuzz_usage() {
+	cat <<USAGE
 usage: atalab fuzz [--target core|trace] [--time SECONDS] [--jobs N] [--make-seeds]
 Runs a coverage-guided fuzzer (libFuzzer, ASan, UBSan) for SECONDS (default
 600) in N parallel jobs (default 1).  --target core (the default): the
@@ -108,16 +97,26 @@ tests/fuzz/regressions (trace-regressions) once fixed.
 --make-seeds records real runs (tools/atalab run --trace) and converts them
 into tests/fuzz/seeds with trace-to-fuzz.
 
+options:
+$(options_help fuzz_options)
+
 examples:
   tools/atalab fuzz --time 3600 --jobs 2
   tools/atalab fuzz --target trace --time 600
   tools/atalab fuzz --make-seeds
 USAGE
-			return 0
-			;;
-		*) usage_error "unknown option '$1'" ;;
-		esac
-	done
+}
+
+cmd_fuzz() {
+	local time=${OPT[--time]:-600} jobs=${OPT[--jobs]:-1} make_seeds=${OPT[--make-seeds]:-0}
+	local target=${OPT[--target]:-core}
+	[[ "$time" =~ ^[1-9][0-9]*$ ]] || usage_error "--time wants a positive number, got '$time'"
+	[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || usage_error "--jobs wants a positive number, got '$jobs'"
+	[[ "$target" =~ ^(core|trace)$ ]] || usage_error "--target wants core or trace, got '$target'"
+	if [ "$make_seeds" = 1 ]; then
+		! opt_given --time && ! opt_given --jobs && ! opt_given --target ||
+			usage_error "--make-seeds runs no fuzzer: no --time, --jobs or --target"
+	fi
 	build_fuzzer
 	if [ $make_seeds = 1 ]; then
 		build_all

@@ -10,6 +10,15 @@ MATRIX_PIO_SIZE=64K     # in PIO modes (each data word is a traced access)
 MATRIX_DISK=8M
 MATRIX_TIMEOUT=180
 
+matrix_options() {
+	opt --driver NAME "driver under test (default atalab_piix)"
+	opt --walk-from NAME "driver loaded before the walk (default ata_piix, or atalab_piix when --driver is ata_piix)"
+	opt --personality NAME+ "of: ${MATRIX_PERSONALITIES[*]} (default all)"
+	opt --jobs N "guests booted at once (default: number of CPUs)"
+	opt --out DIR "keep traces, logs and results.txt in DIR"
+	opt --report-only - "report cells and walks that are not clean but exit 0 (for a reference driver); a guest that gives no result still fails"
+}
+
 matrix_usage() {
 	cat <<USAGE
 usage: atalab matrix [options]
@@ -30,17 +39,7 @@ slowest.  Every load's cells must be clean and its registers those that
 fresh boots give for the same modes; the walk must cause no violation.
 
 options:
-  --driver NAME        driver under test (default atalab_piix)
-  --walk-from NAME     driver loaded before the walk (default ata_piix, or
-                       atalab_piix when --driver is ata_piix)
-  --personality NAME   repeatable; of: ${MATRIX_PERSONALITIES[*]}
-                       (default all)
-  --jobs N             guests booted at once (default: number of CPUs)
-  --out DIR            keep traces, logs and results.txt in DIR
-  --report-only        report cells and walks that are not clean but exit 0
-                       (for a reference driver); a guest that gives no
-                       result still fails
-  -h, --help           this text
+$(options_help matrix_options)
 
 cells: ok (mode configured, pattern verified, transfers checked, no
 violation); V<n>:<rules> (n violations); FAIL:<what>.
@@ -351,25 +350,11 @@ matrix_table() {
 }
 
 cmd_matrix() {
-	local driver=atalab_piix from="" jobs out="" report=0 name k rc=0 r
+	local driver=${OPT[--driver]:-atalab_piix} from=${OPT[--walk-from]:-} jobs out=${OPT[--out]:-}
+	local report=${OPT[--report-only]:-0} name k rc=0 r
 	local -a names=()
-	jobs=$(atalab_jobs)
-	while [ $# -gt 0 ]; do
-		case "$1" in
-		--driver | --walk-from | --personality | --jobs | --out)
-			[ $# -ge 2 ] || usage_error "option $1 needs a value" ;;
-		esac
-		case "$1" in
-		--driver) driver=$2; shift 2 ;;
-		--walk-from) from=$2; shift 2 ;;
-		--personality) names+=("$2"); shift 2 ;;
-		--jobs) jobs=$2; shift 2 ;;
-		--out) out=$2; shift 2 ;;
-		--report-only) report=1; shift ;;
-		-h | --help) matrix_usage; return 0 ;;
-		*) usage_error "unknown option '$1'" ;;
-		esac
-	done
+	jobs=${OPT[--jobs]:-$(atalab_jobs)}
+	opt_values --personality names
 	[ -n "$from" ] || { from=ata_piix; [ "$driver" != ata_piix ] || from=atalab_piix; }
 	[[ "$driver" =~ ^[A-Za-z0-9_-]+$ ]] || usage_error "--driver wants a module name, got '$driver'"
 	[[ "$from" =~ ^[A-Za-z0-9_-]+$ ]] || usage_error "--walk-from wants a module name, got '$from'"

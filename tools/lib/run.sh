@@ -9,6 +9,7 @@
 ATALAB_RUN_MIN_MEMORY_MIB=64    # below this the kernel does not start
 
 run_options() {
+	opt_guest_command
 	opt --driver NAME "module the guest loads before the command (default ata_piix; 'none' loads nothing)"
 	opt --kernel FILE "boot this bzImage instead of the kit's (e.g. the one 'atalab driver intree' built; its modules are not in the initramfs, so use it with --driver none)"
 	opt --append TEXT+ "extra kernel command line, e.g. libata.dma=0"
@@ -304,8 +305,6 @@ run_trace_info() {
 }
 
 cmd_run() {
-	options_parse run_options -- "$@"
-	if opt_given --help; then run_usage; return 0; fi
 	if opt_given --list-models || opt_given --list-device-opts; then
 		build_all
 		! opt_given --list-models || run_list_models

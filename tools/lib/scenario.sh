@@ -3,6 +3,21 @@
 # (docs/scenarios.md), through tools/scenario/atalab-scenario; --coverage
 # runs them on a gcov kernel (tools/lib/coverage.sh).
 
+scenario_options() {
+	opt_words
+	opt --jobs N "guests at a time (1 to 64, default 1)"
+	opt --junit FILE "write JUnit XML"
+	opt --work DIR "keep every run's console log, trace, output and disks in DIR/NAME (default: a new temporary folder, printed)"
+	opt --driver NAME "run every scenario with module NAME instead of the driver it names, against the same expectations"
+	opt --trace DIR "keep each scenario's register trace as DIR/NAME.trace"
+	opt --compare-driver NAME "run every scenario a second time with module NAME and compare the two traces of each"
+	opt --coverage - "boot a gcov kernel and write an lcov report"
+	opt --check - "only check the files"
+	opt --emit-jobs DIR "write one self-contained job per scenario under DIR"
+	opt --merge DIR "fold the jobs' results in DIR into one table"
+	opt --run-one - "run one job: SCENARIO DIR"
+}
+
 scenario_usage() {
 	cat <<USAGE
 usage: atalab scenario [--jobs N] [--junit FILE] [--work DIR] [--coverage] [--driver M]
@@ -39,6 +54,9 @@ drivers are built with gcov (built once, in \$ATALAB_CACHE/coverage),
 collects each guest's counts after its workload, and writes an lcov report
 (WORK/coverage/index.html) with a one-line summary per file.
 
+options:
+$(options_help scenario_options)
+
 examples:
   tools/atalab scenario tests/scenarios/unc-persistent.scenario
   tools/atalab scenario --jobs 2 --junit results.xml tests/scenarios
@@ -49,52 +67,30 @@ USAGE
 }
 
 cmd_scenario() {
-	local mode=run coverage=0 work="" dir="" a trace_dir="" compare=""
-	local -a pass=() files=() driver=()
-	[ $# -gt 0 ] || { scenario_usage >&2; exit $ATALAB_EXIT_USAGE; }
-	while [ $# -gt 0 ]; do
-		case "$1" in
-		-h | --help) scenario_usage; return 0 ;;
-		--check | --merge | --emit-jobs | --run-one)
-			[ "$mode" = run ] || usage_error "$1 and --$mode exclude each other"
-			mode=${1#--}
-			shift
-			if [ "$mode" = merge ] || [ "$mode" = emit-jobs ]; then
-				[ $# -gt 0 ] || usage_error "--$mode needs a DIR"
-				dir=$1
-				shift
-			fi
-			;;
-		--driver)
-			[ $# -ge 2 ] || usage_error "option $1 needs a value"
-			[[ "$2" =~ ^[A-Za-z0-9_-]+$ ]] || usage_error "--driver wants a module name, got '$2'"
-			driver=(--driver "$2")
-			shift 2
-			;;
-		--trace | --compare-driver)
-			[ $# -ge 2 ] || usage_error "option $1 needs a value"
-			if [ "$1" = --trace ]; then
-				trace_dir=$2
-			else
-				[[ "$2" =~ ^[A-Za-z0-9_-]+$ ]] || usage_error "--compare-driver wants a module name, got '$2'"
-				compare=$2
-			fi
-			shift 2
-			;;
-		--jobs | --junit | --work)
-			[ $# -ge 2 ] || usage_error "option $1 needs a value"
-			case "$1" in
-			--jobs) [[ "$2" =~ ^[1-9][0-9]*$ ]] && [ "$2" -le 64 ] ||
-				usage_error "--jobs wants a number from 1 to 64, got '$2'" ;;
-			--work) work=$2 ;;
-			esac
-			pass+=("$1" "$2")
-			shift 2
-			;;
-		--coverage) coverage=1; shift ;;
-		--*) usage_error "unknown option '$1'" ;;
-		*) files+=("$1"); shift ;;
-		esac
+	local mode=run coverage=${OPT[--coverage]:-0} work=${OPT[--work]:-} dir="" a
+	local trace_dir=${OPT[--trace]:-} compare=${OPT[--compare-driver]:-} m
+	local -a pass=() files=("${OPT_ARGS[@]}") driver=()
+	if [ ${#OPT[@]} = 0 ] && [ ${#files[@]} = 0 ]; then
+		scenario_usage >&2
+		exit $ATALAB_EXIT_USAGE
+	fi
+	for m in --check --merge --emit-jobs --run-one; do
+		opt_given $m || continue
+		[ "$mode" = run ] || usage_error "$m and --$mode exclude each other"
+		mode=${m#--}
+	done
+	case "$mode" in merge | emit-jobs) dir=${OPT[--$mode]} ;; esac
+	if opt_given --driver; then
+		[[ "${OPT[--driver]}" =~ ^[A-Za-z0-9_-]+$ ]] || usage_error "--driver wants a module name, got '${OPT[--driver]}'"
+		driver=(--driver "${OPT[--driver]}")
+	fi
+	[ -z "$compare" ] || [[ "$compare" =~ ^[A-Za-z0-9_-]+$ ]] ||
+		usage_error "--compare-driver wants a module name, got '$compare'"
+	for a in --jobs --junit --work; do
+		opt_given $a || continue
+		[ $a != --jobs ] || { [[ "${OPT[$a]}" =~ ^[1-9][0-9]*$ ]] && [ "${OPT[$a]}" -le 64 ]; } ||
+			usage_error "--jobs wants a number from 1 to 64, got '${OPT[$a]}'"
+		pass+=("$a" "${OPT[$a]}")
 	done
 	case "$mode" in check | merge)
 		[ ${#driver[@]} = 0 ] || usage_error "--$mode runs no guest: no --driver" ;;

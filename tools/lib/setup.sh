@@ -153,10 +153,10 @@ kernel_source_tarball() {
 	echo "/usr/src/linux-source-$ATALAB_KERNEL_SERIES.tar.xz"
 }
 
-cmd_setup() {
-	case "${1:-}" in
-	-h | --help)
-		cat <<USAGE
+setup_options() { :; }
+
+setup_usage() {
+	cat <<USAGE
 usage: atalab setup
 
 Installs the Debian packages atalab needs, adds a deb-src entry for Debian's
@@ -168,11 +168,9 @@ user, it prints the commands root must run and exits 1.  'atalab build',
 example:
   tools/atalab setup
 USAGE
-		return 0
-		;;
-	"") ;;
-	*) usage_error "takes no arguments (got '$1')" ;;
-	esac
+}
+
+cmd_setup() {
 	setup_all
 	msg "setup complete (cache: $ATALAB_CACHE)"
 }

@@ -20,9 +20,9 @@ example:
 USAGE
 }
 
+shell_options() { run_options; }
+
 cmd_shell() {
-	options_parse run_options -- "$@"
-	if opt_given --help; then shell_usage; return 0; fi
 	! opt_given --list-models && ! opt_given --list-device-opts ||
 		usage_error "--list-models and --list-device-opts are 'atalab run' options"
 	[ ${#OPT_ARGS[@]} -gt 0 ] || OPT_ARGS=(sh -l)

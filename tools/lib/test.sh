@@ -6,6 +6,15 @@ meson_build_dir() {
 	echo "$ATALAB_CACHE/meson/$(printf '%s' "$ATALAB_ROOT" | sha256sum | cut -c1-16)"
 }
 
+test_options() {
+	opt_words
+	opt --suite SUITE+ "run the tests of SUITE"
+	opt --list - "list the tests instead of running them"
+	opt -v,--verbose - "show the tests' output as they run"
+	opt --num-processes N "tests run in parallel (default: the number of CPUs)"
+	opt --repeat N "run each test N times (meson's --repeat)"
+}
+
 test_usage() {
 	cat <<USAGE
 usage: atalab test [options] [TEST ...]
@@ -25,12 +34,10 @@ runs the tests through 'meson test'.  Suites:
           in-tree build of the driver)
   debug   'atalab debug' batch sessions: breakpoints, module symbols, device
           stops
-options (those of 'meson test'; the common ones):
-  --suite SUITE      run one suite; repeatable
-  --list             list the tests instead of running them
-  -v, --verbose      show the tests' output as they run
-  --num-processes N  tests run in parallel (default: the number of CPUs)
-  -h, --help         this text
+TEST names a test (tools/atalab test --list lists them).
+
+options (passed on to 'meson test'):
+$(options_help test_options)
 
 The last line is the summary 'N passed, N failed, N skipped', counted from
 this run only; a skipped test is never counted as passed.  When more than
@@ -48,10 +55,19 @@ USAGE
 }
 
 cmd_test() {
-	local a
-	for a in "$@"; do
-		case "$a" in -h | --help) test_usage; return 0 ;; esac
+	local -a args=() suites=()
+	local s
+	opt_values --suite suites
+	for s in "${suites[@]}"; do args+=(--suite "$s"); done
+	! opt_given --list || args+=(--list)
+	! opt_given --verbose || args+=(--verbose)
+	for s in --num-processes --repeat; do
+		if opt_given $s; then
+			[[ "${OPT[$s]}" =~ ^[1-9][0-9]*$ ]] || usage_error "$s wants a positive number, got '${OPT[$s]}'"
+			args+=("$s" "${OPT[$s]}")
+		fi
 	done
+	args+=("${OPT_ARGS[@]}")
 	build_all
 	local build
 	build=$(meson_build_dir)
@@ -60,7 +76,7 @@ cmd_test() {
 		run_logged "$ATALAB_CACHE/logs/meson-setup.log" "configuring the meson project" \
 			meson setup "$build" "$ATALAB_ROOT"
 	fi
-	test_run_meson "$build" "$@"
+	test_run_meson "$build" "${args[@]}"
 }
 
 # test_run_meson BUILD [meson test args]: run meson test, then print the

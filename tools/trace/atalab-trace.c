@@ -72,6 +72,36 @@ static int usage(void)
     return EXIT_USAGE;
 }
 
+/* Is @word an option (a dash and more)? */
+static bool is_option(const char *word)
+{
+    return word[0] == '-' && word[1];
+}
+
+static int unknown_option(const char *sub, const char *word)
+{
+    fprintf(stderr, "atalab-trace %s: unknown option '%s'\n", sub, word);
+    return usage();
+}
+
+/*
+ * The first word of @argv that is an option, but for "-o" where @with_out
+ * (vcd's only option), or NULL: for the subcommands that take no other.
+ */
+static const char *stray_option(int argc, char **argv, bool with_out)
+{
+    int i;
+
+    for (i = 0; i < argc; i++) {
+        if (with_out && !strcmp(argv[i], "-o")) {
+            i++;
+        } else if (is_option(argv[i])) {
+            return argv[i];
+        }
+    }
+    return NULL;
+}
+
 static int cmd_check(int argc, char **argv)
 {
     int i, rc = 0;
@@ -195,6 +225,12 @@ static int cmd_grep(int argc, char **argv)
             count = true;
             continue;
         }
+        if (is_option(o) && strcmp(o, "--kind") && strcmp(o, "--source") &&
+            strcmp(o, "--dev") && strcmp(o, "--key") &&
+            strcmp(o, "--word") && strcmp(o, "--sum") &&
+            strcmp(o, "--field")) {
+            return unknown_option("grep", o);
+        }
         if (i + 1 >= argc - 1) {
             return usage();
         }
@@ -214,7 +250,8 @@ static int cmd_grep(int argc, char **argv)
         } else if (!strcmp(o, "--field")) {
             field = v;
         } else {
-            fprintf(stderr, "atalab-trace grep: bad option %s %s\n", o, v);
+            fprintf(stderr, "atalab-trace grep: bad value for %s: '%s'\n",
+                    o, v);
             return usage();
         }
         i++;
@@ -515,7 +552,9 @@ static int cmd_replay(int argc, char **argv)
             o.max_accesses = n;
         } else if (!strcmp(argv[i], "--quiet")) {
             o.quiet = true;
-        } else if ((argv[i][0] == '-' && argv[i][1]) || path) {
+        } else if (is_option(argv[i])) {
+            return unknown_option("replay", argv[i]);
+        } else if (path) {
             fprintf(stderr, "atalab-trace replay: unexpected '%s'\n",
                     argv[i]);
             return usage();
@@ -672,7 +711,9 @@ static int cmd_report(int argc, char **argv)
             ignore = true;
         } else if ((v = option(argc, argv, &i, "--assets"))) {
             assets = g_strdup(v);
-        } else if ((argv[i][0] == '-' && argv[i][1]) || job.other) {
+        } else if (is_option(argv[i])) {
+            return unknown_option("report", argv[i]);
+        } else if (job.other) {
             fprintf(stderr, "atalab-trace report: unexpected '%s'\n",
                     argv[i]);
             return usage();
@@ -717,8 +758,18 @@ static int cmd_report(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    const char *stray;
+
     if (argc < 2) {
         return usage();
+    }
+    if (!strcmp(argv[1], "check") || !strcmp(argv[1], "header") ||
+        !strcmp(argv[1], "normalize") || !strcmp(argv[1], "forms") ||
+        !strcmp(argv[1], "vcd")) {
+        stray = stray_option(argc - 2, argv + 2, !strcmp(argv[1], "vcd"));
+        if (stray) {
+            return unknown_option(argv[1], stray);
+        }
     }
     if (!strcmp(argv[1], "check")) {
         return cmd_check(argc - 2, argv + 2);

@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "diff-output.h"
+#include "trace-read.h"
 
 #include <string.h>
 
