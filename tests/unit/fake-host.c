@@ -290,28 +290,11 @@ static void fh_blk_drain(void *opaque, unsigned drive)
 static void fh_event(void *opaque, const AtalabEvent *ev)
 {
     FakeHost *fh = opaque;
-    char *text = NULL;
+    GString *text = g_string_new(NULL);
 
-    switch (ev->kind) {
-    case ATALAB_EVENT_FAULT:
-        text = g_strdup_printf("fault %s ch%u d%d 0x%02x", ev->name,
-                               ev->channel, ev->drive & 1, ev->value);
-        break;
-    case ATALAB_EVENT_COMMAND:
-        text = g_strdup_printf("command ch%u d%d 0x%02x", ev->channel,
-                               ev->drive & 1, ev->value);
-        break;
-    case ATALAB_EVENT_VIOLATION:
-        text = g_strdup_printf("violation %s ch%u d%d", ev->name, ev->channel,
-                               ev->drive & 1);
-        break;
-    case ATALAB_EVENT_CONFIG_WRITE:
-        text = g_strdup_printf("config 0x%02x %u 0x%x", ev->addr, ev->size,
-                               ev->value);
-        break;
-    }
-    g_assert_nonnull(text);
-    g_ptr_array_add(fh->events, text);
+    /* In the words of the stop reasons atalab-ide prints. */
+    atalab_event_describe(ev, text);
+    g_ptr_array_add(fh->events, g_string_free(text, FALSE));
     if (atalab_stop_list_matches(fh->stop, fh->ctrl ?
                                  atalab_ctrl_personality(fh->ctrl) : NULL,
                                  ev)) {

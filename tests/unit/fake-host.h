@@ -120,7 +120,7 @@ void fake_host_trace_flush(FakeHost *fh);
 bool fake_host_trace_has(FakeHost *fh, const char *substr);
 unsigned fake_host_trace_count(FakeHost *fh, const char *substr);
 void fake_host_trace_clear(FakeHost *fh);
-/* How many reported events start with prefix. */
+/* How many reported events start with prefix (atalab_event_describe). */
 unsigned fake_host_event_count(FakeHost *fh, const char *prefix);
 
 #endif

@@ -548,16 +548,16 @@ static void test_events(void)
     rule(r, "spurious-irq id=tick drive=0 on=time:1s-2s");
     dma(r, 2, 0xC8, 40, 8);
     g_assert_cmpuint(fake_host_event_count(&r->fh, "fault"), ==, 0);
-    g_assert_cmpuint(fake_host_event_count(&r->fh, "command ch1 d0 0xc8"),
+    g_assert_cmpuint(fake_host_event_count(&r->fh, "cmd 0xc8 ata1 d0"),
                      ==, 1);
     rig_bm_stop(r, 1);
     dma(r, 2, 0xC8, 48, 8);
-    g_assert_cmpuint(fake_host_event_count(&r->fh, "fault bad ch1 d0 0xc8"),
+    g_assert_cmpuint(fake_host_event_count(&r->fh, "fault bad ata1 d0 cmd 0xc8"),
                      ==, 1);
     g_assert_cmpuint(fake_host_event_count(&r->fh, "fault"), ==, 1);
     /* A timed rule fires from the clock, with no command. */
     fake_host_advance(&r->fh, 2 * SEC);
-    g_assert_cmpuint(fake_host_event_count(&r->fh, "fault tick ch0 d0"), ==,
+    g_assert_cmpuint(fake_host_event_count(&r->fh, "fault tick ata0 d0"), ==,
                      1);
     g_assert_cmpuint(fake_host_event_count(&r->fh, "fault"), ==, 2);
     rig_free(r);

@@ -494,9 +494,9 @@ static void test_rule_pio_overclock(void)
     g_assert_cmpuint(rule(r, 1, ATALAB_RULE_PIO_OVERCLOCK), ==, 1);
     /* The host hears of the violation and of the timing writes. */
     g_assert_cmpuint(fake_host_event_count(&r->fh, "violation pio-overclock "
-                                           "ch0 d1"), ==, 1);
+                                           "ata0 d1"), ==, 1);
     g_assert_cmpuint(fake_host_event_count(&r->fh, "violation"), ==, 1);
-    g_assert_cmpuint(fake_host_event_count(&r->fh, "config 0x4"), >, 0);
+    g_assert_cmpuint(fake_host_event_count(&r->fh, "write cfg 0x4"), >, 0);
     g_assert_true(fake_host_trace_has(&r->fh, "ata0 violation d1 "
                                       "pio-overclock reg=SIDETIM "
                                       "expected=>=240ns(pio2) actual=120ns "
