@@ -21,6 +21,9 @@ expect 2 "^$WORK/key.scenario:2:1: unknown key 'bogus' in \\[scenario\\]$|^$WORK
 bad_file rule "[scenario]\n[faults]\nrule = unc drive=0 lba=5\nrule.2 =   abrt   cmd=0xzz\n$good"
 expect 2 "^$WORK/rule.scenario:4:23: cmd wants an opcode \\(0x00-0xff\\), got '0xzz'$" -- \
 	scenario --check "$WORK/rule.scenario"
+bad_file deterministic "[scenario]\ndeterministic = often\n$good"
+expect 2 "^$WORK/deterministic.scenario:2:17: deterministic wants true or false$" -- \
+	scenario --check "$WORK/deterministic.scenario"
 bad_file exit "[scenario]\n$good[expect]\nexit = abc\n"
 expect 2 "^$WORK/exit.scenario:5:8: exit wants a number from 0 to 255, got 'abc'$" -- \
 	scenario --check "$WORK/exit.scenario"

@@ -121,6 +121,24 @@ static bool get_uint(Loader *ld, const char *group, const char *key,
     return true;
 }
 
+/* A true/false key (GKeyFile's booleans); false when absent. */
+static bool get_bool(Loader *ld, const char *group, const char *key,
+                     bool *out)
+{
+    GError *e = NULL;
+
+    *out = false;
+    if (!g_key_file_has_key(ld->kf, group, key, NULL)) {
+        return true;
+    }
+    *out = g_key_file_get_boolean(ld->kf, group, key, &e);
+    if (e) {
+        g_error_free(e);
+        return bad(ld, group, key, "%s wants true or false", key);
+    }
+    return true;
+}
+
 /* "a; b; c" (GKeyFile list syntax) into the array. */
 static void get_list(Loader *ld, const char *group, const char *key,
                      GPtrArray *into)
@@ -250,17 +268,7 @@ static bool load_expect(Loader *ld, Scenario *s)
     get_list(ld, "expect", "sysfs", s->sysfs);
     get_list(ld, "expect", "fired", s->fired);
     get_list(ld, "expect", "stdout", s->stdout_has);
-    if (g_key_file_has_key(ld->kf, "expect", "log-in-order", NULL)) {
-        GError *e = NULL;
-
-        s->log_in_order = g_key_file_get_boolean(ld->kf, "expect",
-                                                 "log-in-order", &e);
-        if (e) {
-            ok = bad(ld, "expect", "log-in-order", "log-in-order wants true "
-                     "or false");
-            g_error_free(e);
-        }
-    }
+    ok &= get_bool(ld, "expect", "log-in-order", &s->log_in_order);
     if (g_key_file_has_key(ld->kf, "expect", "violations", NULL)) {
         ok &= get_uint(ld, "expect", "violations", 0, 1000000, &v);
         s->has_violations = true;
@@ -439,7 +447,7 @@ Scenario *scenario_load(const char *path)
                                           "expect", NULL };
     static const char *const scenario_keys[] = {
         "description", "model", "cable", "driver", "disks", "disk-size",
-        "append", "seed", "timeout", NULL,
+        "append", "seed", "timeout", "deterministic", NULL,
     };
     static const char *const workload_keys[] = {
         "setup", "run", "scsi-timeout", "retries", NULL,
@@ -535,6 +543,7 @@ Scenario *scenario_load(const char *path)
     ok &= get_uint(&ld, "scenario", "seed", 0, G_MAXUINT64, &s->seed);
     ok &= get_uint(&ld, "scenario", "timeout", 120, 3600, &v);
     s->timeout = v ? v : 120;
+    ok &= get_bool(&ld, "scenario", "deterministic", &s->deterministic);
     /* [faults]: rule, rule.NAME, in file order, as the device will get them */
     have = g_key_file_get_keys(ld.kf, "faults", NULL, NULL);
     faults = atalab_faults_new(0);

@@ -107,6 +107,9 @@ static GPtrArray *run_argv(const Scenario *s, const char *dir)
     g_ptr_array_add(a, g_strdup_printf("%" G_GUINT64_FORMAT, s->seed));
     g_ptr_array_add(a, g_strdup("--timeout"));
     g_ptr_array_add(a, g_strdup_printf("%u", s->timeout));
+    if (s->deterministic) {
+        g_ptr_array_add(a, g_strdup("--deterministic"));
+    }
     g_ptr_array_add(a, g_strdup("--log"));
     g_ptr_array_add(a, g_build_filename(dir, "console.log", NULL));
     g_ptr_array_add(a, g_strdup("--trace"));

@@ -34,6 +34,7 @@ typedef struct Scenario {
     unsigned disks;
     guint64 seed;
     unsigned timeout;
+    bool deterministic;         /* run --deterministic */
     GPtrArray *rules;           /* char *: rule lines */
     GPtrArray *rule_ids;        /* char *: their ids */
     char *setup;                /* guest commands before the faults */
