@@ -3,7 +3,8 @@
 # the guest held at start_kernel; a pending breakpoint in ata_piix is hit on
 # 'continue'; the kit's commands work; Ctrl-C interrupts the guest (and
 # does not kill QEMU); after 'quit' the guest runs on to the end of its
-# command and debug exits with its status.
+# command and debug exits with its status.  The guest's command outlasts
+# the second between 'continue' and Ctrl-C by 5 s, for a loaded host.
 . "$(dirname "$0")/lib.sh"
 PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$(dirname "$0")/../guest python3 - "$ATALAB" "$WORK" <<'PY' || fail "interactive session failed (console: $WORK/console.log)"
 import sys
@@ -13,7 +14,7 @@ from pty_session import Session
 atalab, work = sys.argv[1], sys.argv[2]
 s = Session([atalab, "debug", "--quiet", "--log", work + "/console.log",
              "--disk", work + "/d.img", "--disk-size", "16M", "--timeout", "120",
-             "--break", "piix_set_dmamode", "--", "sh", "-c", "sleep 2; echo guest-done; exit 5"],
+             "--break", "piix_set_dmamode", "--", "sh", "-c", "sleep 6; echo guest-done; exit 5"],
             env={"TERM": "dumb"})
 s.expect(b"guest at start_kernel")
 s.expect(b"(gdb) ")

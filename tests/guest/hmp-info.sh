@@ -6,8 +6,8 @@
 . "$(dirname "$0")/lib.sh"
 mon=$WORK/monitor.sock
 "$ATALAB" run --quiet --log "$WORK/console.log" --disk "$WORK/disk.img" --disk-size 16M \
-	--model ich5 --cable 80 --timeout 120 --monitor "$mon" -- \
-	sh -c 'pattern-rw /dev/sda 4M 3 && echo ready && sleep 100' \
+	--model ich5 --cable 80 --timeout 300 --monitor "$mon" -- \
+	sh -c 'pattern-rw /dev/sda 4M 3 && echo ready && sleep 600' \
 	>"$WORK/stdout" 2>"$WORK/stderr" &
 run=$!
 wait_for_line "$WORK/stdout" ready $run || { wait $run || true; fail "guest never got ready: $(cat "$WORK/stderr")"; }

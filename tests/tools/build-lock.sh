@@ -24,7 +24,12 @@ one_build 1 &
 p1=$!
 one_build 2 &
 p2=$!
-sleep 2
+# The lock goes once both builds say they wait for it (bounded, no fixed
+# wait a loaded host could outlast).
+for _ in $(seq 1200); do
+	[ "$(grep -l "waiting for another atalab build" "$WORK"/build*.out 2>/dev/null | wc -l)" -lt 2 ] || break
+	sleep 0.1
+done
 exec {held}>&-
 wait $p1 && wait $p2 && ok "both builds succeeded" || bad "a build failed: $(cat "$WORK"/build*.out)"
 n=$(cat "$WORK"/build*.out | grep -c 'building ata-pattern$' || true)
