@@ -16,16 +16,25 @@
 
 #include "ata-internal.h"
 
-#define NODATA(n, h, f)     { n, ATA_PROTO_NONDATA, (f), h }
-#define PIO_IN(n, h, f)     { n, ATA_PROTO_PIO_IN, (f), h }
-#define PIO_OUT(n, h, f)    { n, ATA_PROTO_PIO_OUT, (f) | ATA_CF_WRITE, h }
-#define DMA_IN(n, f)        { n, ATA_PROTO_DMA, (f) | MEDIA | RANGE, \
-                              atalab_ata_cmd_read }
-#define DMA_OUT(n, f)       { n, ATA_PROTO_DMA, \
-                              (f) | ATA_CF_WRITE | MEDIA | RANGE, \
-                              atalab_ata_cmd_write }
+/*
+ * The fault class (docs/faults.md, class=): a command with a range reads
+ * or writes the medium (READ VERIFY reads it); FLUSH and IDENTIFY rows
+ * name theirs; everything else is "other".
+ */
+#define CLASS(f)            (((f) & RANGE) ? (((f) & ATA_CF_WRITE) ? \
+                             ATALAB_CLASS_WRITE : ATALAB_CLASS_READ) : \
+                             ATALAB_CLASS_OTHER)
+#define ROW(n, p, f, h)     { n, p, (f), h, CLASS(f) }
+#define NODATA(n, h, f)     ROW(n, ATA_PROTO_NONDATA, (f), h)
+#define PIO_IN(n, h, f)     ROW(n, ATA_PROTO_PIO_IN, (f), h)
+#define PIO_OUT(n, h, f)    ROW(n, ATA_PROTO_PIO_OUT, (f) | ATA_CF_WRITE, h)
+#define DMA_IN(n, f)        ROW(n, ATA_PROTO_DMA, (f) | MEDIA | RANGE, \
+                                atalab_ata_cmd_read)
+#define DMA_OUT(n, f)       ROW(n, ATA_PROTO_DMA, \
+                                (f) | ATA_CF_WRITE | MEDIA | RANGE, \
+                                atalab_ata_cmd_write)
 /* A standard command this ATA device does not implement. */
-#define UNSUPPORTED(n)      { n, ATA_PROTO_NONE, 0, NULL }
+#define UNSUPPORTED(n)      ROW(n, ATA_PROTO_NONE, 0, NULL)
 
 #define RD  atalab_ata_cmd_read
 #define WR  atalab_ata_cmd_write
@@ -94,7 +103,7 @@ static const AtaCmdInfo cmd_table[256] = {
     [0x70] = NODATA("SEEK", atalab_ata_cmd_seek, MEDIA),
     [0x71 ... 0x7F] = NODATA("SEEK", atalab_ata_cmd_seek, MEDIA | OBS),
     [0x87] = UNSUPPORTED("CFA_TRANSLATE_SECTOR"),
-    [0x90] = { "EXECUTE_DEVICE_DIAGNOSTIC", ATA_PROTO_DIAG, 0, NULL },
+    [0x90] = ROW("EXECUTE_DEVICE_DIAGNOSTIC", ATA_PROTO_DIAG, 0, NULL),
     [0x91] = NODATA("INITIALIZE_DEVICE_PARAMETERS",
                     atalab_ata_cmd_init_dev_params, 0),
     [0x92] = UNSUPPORTED("DOWNLOAD_MICROCODE"),
@@ -110,7 +119,7 @@ static const AtaCmdInfo cmd_table[256] = {
     [0xA0] = UNSUPPORTED("PACKET"),
     [0xA1] = UNSUPPORTED("IDENTIFY_PACKET_DEVICE"),
     [0xA2] = UNSUPPORTED("SERVICE"),
-    [0xB0] = { "SMART", ATA_PROTO_BY_FEATURE, 0, atalab_ata_cmd_smart },
+    [0xB0] = ROW("SMART", ATA_PROTO_BY_FEATURE, 0, atalab_ata_cmd_smart),
     [0xB1] = UNSUPPORTED("DEVICE_CONFIGURATION"),
     [0xB6] = UNSUPPORTED("NV_CACHE"),
     [0xC0] = UNSUPPORTED("CFA_ERASE_SECTORS"),
@@ -140,11 +149,14 @@ static const AtaCmdInfo cmd_table[256] = {
     [0xE4] = PIO_IN("READ_BUFFER", atalab_ata_cmd_read_buffer, 0),
     [0xE5] = NODATA("CHECK_POWER_MODE", atalab_ata_cmd_check_power_mode, 0),
     [0xE6] = NODATA("SLEEP", atalab_ata_cmd_sleep, 0),
-    [0xE7] = NODATA("FLUSH_CACHE", atalab_ata_cmd_flush, 0),
+    [0xE7] = { "FLUSH_CACHE", ATA_PROTO_NONDATA, 0, atalab_ata_cmd_flush,
+               ATALAB_CLASS_FLUSH },
     [0xE8] = PIO_OUT("WRITE_BUFFER", atalab_ata_cmd_write_buffer, 0),
     [0xE9] = UNSUPPORTED("WRITE_SAME"),
-    [0xEA] = NODATA("FLUSH_CACHE_EXT", atalab_ata_cmd_flush, EXT),
-    [0xEC] = PIO_IN("IDENTIFY_DEVICE", atalab_ata_cmd_identify, 0),
+    [0xEA] = { "FLUSH_CACHE_EXT", ATA_PROTO_NONDATA, EXT,
+               atalab_ata_cmd_flush, ATALAB_CLASS_FLUSH },
+    [0xEC] = { "IDENTIFY_DEVICE", ATA_PROTO_PIO_IN, 0,
+               atalab_ata_cmd_identify, ATALAB_CLASS_IDENTIFY },
     [0xED] = UNSUPPORTED("MEDIA_EJECT"),
     [0xEE] = UNSUPPORTED("IDENTIFY_DMA"),
     [0xEF] = NODATA("SET_FEATURES", atalab_ata_cmd_set_features, 0),

@@ -249,17 +249,18 @@ static void verify_done(AtalabDrive *d, int ret)
 
 static void verify_next(AtalabDrive *d)
 {
+    AtaStep step;
+
     if (!d->remaining) {
         atalab_ata_cmd_ok(d);
         return;
     }
-    if (atalab_ata_fault_stop_here(d)) {
+    if (!atalab_ata_fault_step(d, MIN(d->remaining, ATA_CHUNK_SECTORS), true,
+                               &step)) {
         return;
     }
-    atalab_ata_io_read(d, d->lba,
-                       atalab_ata_fault_limit(d, MIN(d->remaining,
-                                                     ATA_CHUNK_SECTORS)),
-                       atalab_ata_bounce(d), verify_done);
+    atalab_ata_io_read(d, d->lba, step.sectors, atalab_ata_bounce(d),
+                       verify_done);
 }
 
 void atalab_ata_cmd_read_verify(AtalabDrive *d)
@@ -464,13 +465,12 @@ void atalab_ata_cmd_flush(AtalabDrive *d)
     atalab_ata_io_flush(d, flush_done);
 }
 
-void atalab_ata_exec_diagnostic(AtalabAtaBus *bus)
+void atalab_ata_exec_diagnostic(AtalabAtaBus *bus, uint8_t op)
 {
     unsigned i;
 
-    atalab_trace(bus->host, "ata%u cmd d%u 0x90 %s", bus->index,
-                 atalab_ata_selected(bus)->unit,
-                 atalab_ata_cmd_name(0x90));
+    atalab_trace(bus->host, "ata%u cmd d%u 0x%02x %s", bus->index,
+                 atalab_ata_selected(bus)->unit, op, atalab_ata_cmd_name(op));
     for (i = 0; i < 2; i++) {
         AtalabDrive *d = &bus->drive[i];
 
@@ -478,9 +478,9 @@ void atalab_ata_exec_diagnostic(AtalabAtaBus *bus)
         d->intrq = false;
         atalab_ata_abort_command(d, "diagnostic");
         atalab_ata_fault_reset(d, false);
-        d->cmd = 0x90;
-        d->info = atalab_ata_cmd_info(0x90);
-        d->prev_cmd = 0x90;
+        d->cmd = op;
+        d->info = atalab_ata_cmd_info(op);
+        d->prev_cmd = op;
         atalab_ata_power_reset(d);
         atalab_ata_set_signature(d);
     }

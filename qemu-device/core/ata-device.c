@@ -498,15 +498,15 @@ static void command_write(AtalabAtaBus *bus, uint8_t val)
     uint8_t st;
 
     /* EXECUTE DEVICE DIAGNOSTIC is executed by both devices. */
-    if (val == 0x90) {
+    if (atalab_ata_cmd_info(val)->proto == ATA_PROTO_DIAG) {
         if (atalab_ata_status(r) & (ATA_STAT_BSY | ATA_STAT_DRQ)) {
-            atalab_trace(bus->host, "ata%u ignored d%u %s cmd=0x90",
+            atalab_trace(bus->host, "ata%u ignored d%u %s cmd=0x%02x",
                          bus->index, r->unit,
                          (atalab_ata_status(r) & ATA_STAT_BSY) ? "busy" :
-                         "drq");
+                         "drq", val);
             return;
         }
-        atalab_ata_exec_diagnostic(bus);
+        atalab_ata_exec_diagnostic(bus, val);
         return;
     }
     if (!sel->present) {

@@ -211,6 +211,7 @@ struct AtalabDrive {
     uint32_t remaining;         /* sectors still to transfer */
     unsigned block;             /* sectors per DRQ block (PIO) */
     unsigned cur_block;         /* sectors in the current DRQ block */
+    size_t block_bytes;         /* bytes the host moves for it */
     uint32_t block_index;       /* DRQ blocks done (generated PIO data) */
     AtaPioSource *pio_source;   /* NULL: the medium */
     AtaPioSink *pio_sink;       /* NULL: the medium */

@@ -20,23 +20,6 @@
 #include "host-timer.h"
 #include "trace.h"
 
-static AtalabCmdClass command_class(const AtalabDrive *d)
-{
-    const AtaCmdInfo *info = d->info;
-
-    if (info->flags & ATA_CF_RANGE) {
-        return (info->flags & ATA_CF_WRITE) ? ATALAB_CLASS_WRITE :
-               ATALAB_CLASS_READ;
-    }
-    if (info->handler == atalab_ata_cmd_flush) {
-        return ATALAB_CLASS_FLUSH;
-    }
-    if (info->handler == atalab_ata_cmd_identify) {
-        return ATALAB_CLASS_IDENTIFY;
-    }
-    return ATALAB_CLASS_OTHER;
-}
-
 static void trace_firing(AtalabDrive *d, const AtalabFaultRule *r,
                          uint64_t lba, bool command)
 {
@@ -198,7 +181,7 @@ bool atalab_ata_fault_command(AtalabDrive *d)
     AtalabFaultQuery q = {
         .drive = d->index,
         .opcode = d->cmd,
-        .cls = command_class(d),
+        .cls = d->info->fault_class,
         .has_lba = d->info->flags & ATA_CF_RANGE,
         .lba = d->lba,
         .count = d->remaining,
@@ -278,20 +261,8 @@ bool atalab_ata_fault_command(AtalabDrive *d)
     return false;
 }
 
-/* Commands whose data phase the plan touches call these. */
-
-uint32_t atalab_ata_fault_limit(const AtalabDrive *d, uint32_t sectors)
-{
-    const AtaFaultPlan *plan = &d->fault;
-
-    if (plan->stop && plan->stop_lba >= d->lba &&
-        plan->stop_lba - d->lba < sectors) {
-        return plan->stop_lba - d->lba;
-    }
-    return sectors;
-}
-
-bool atalab_ata_fault_stop_here(AtalabDrive *d)
+/* At the planned error's sector: present it (true). */
+static bool stop_here(AtalabDrive *d)
 {
     AtaFaultPlan *plan = &d->fault;
     AtalabFaultRule *r = plan->stop;
@@ -323,6 +294,38 @@ bool atalab_ata_fault_stop_here(AtalabDrive *d)
     return true;
 }
 
+bool atalab_ata_fault_step(AtalabDrive *d, uint32_t want, bool medium,
+                           AtaStep *step)
+{
+    const AtaFaultPlan *plan = &d->fault;
+    const AtalabFaultRule *p = plan->protocol;
+
+    step->sectors = want;
+    step->bounce = false;
+    if (medium) {
+        if (stop_here(d)) {
+            return false;
+        }
+        /* Data before a planned error moves normally. */
+        if (plan->stop && plan->stop_lba >= d->lba &&
+            plan->stop_lba - d->lba < want) {
+            step->sectors = plan->stop_lba - d->lba;
+        }
+        /*
+         * Bit flips happen in the bounce buffer: on a write they must not
+         * reach guest memory, on a read they are made before the data is
+         * copied out.
+         */
+        step->bounce = plan->corrupt != NULL;
+    }
+    step->pio_bytes = (size_t)step->sectors * ATA_SECTOR_SIZE;
+    /* A DRQ block of the wrong size. */
+    if (p && p->violation == ATALAB_PROTO_DRQ_COUNT && step->pio_bytes > 2) {
+        step->pio_bytes /= 2;
+    }
+    return true;
+}
+
 /* Flip bits of sectors [lba, lba + sectors) in buf, as the rule says. */
 void atalab_ata_fault_corrupt(AtalabDrive *d, uint8_t *buf, uint64_t lba,
                               uint32_t sectors, bool writing)
@@ -347,15 +350,6 @@ void atalab_ata_fault_corrupt(AtalabDrive *d, uint8_t *buf, uint64_t lba,
     atalab_trace(d->host, "ata%u fault d%u corrupted lba=%" PRIu64
                  " count=%u bits=%u %s", d->bus->index, d->unit, lba,
                  sectors, r->bits, writing ? "write" : "read");
-}
-
-/*
- * Bit flips happen in the bounce buffer: on a write they must not reach
- * guest memory, on a read they are made before the data is copied out.
- */
-bool atalab_ata_fault_no_direct(const AtalabDrive *d)
-{
-    return d->fault.corrupt != NULL;
 }
 
 bool atalab_ata_fault_complete(AtalabDrive *d)
@@ -410,17 +404,7 @@ bool atalab_ata_fault_lose_irq(const AtalabDrive *d)
     return d->fault.lost_irq;
 }
 
-/* A DRQ block of the wrong size; INTRQ before the data is ready. */
-size_t atalab_ata_fault_block_bytes(const AtalabDrive *d, size_t bytes)
-{
-    const AtalabFaultRule *p = d->fault.protocol;
-
-    if (p && p->violation == ATALAB_PROTO_DRQ_COUNT && bytes > 2) {
-        return bytes / 2;
-    }
-    return bytes;
-}
-
+/* INTRQ before the data is ready, or for nothing. */
 void atalab_ata_fault_busy(AtalabDrive *d)
 {
     const AtalabFaultRule *p = d->fault.protocol;

@@ -70,6 +70,7 @@ struct AtaCmdInfo {
     AtaProto proto;
     unsigned flags;
     void (*handler)(AtalabDrive *d);    /* NULL: aborted */
+    AtalabCmdClass fault_class; /* what fault rules' class= matches */
 };
 
 /* ata-cmd-table.c */
@@ -180,7 +181,7 @@ void atalab_ata_cmd_flush(AtalabDrive *d);
 void atalab_ata_cmd_read_buffer(AtalabDrive *d);
 void atalab_ata_cmd_write_buffer(AtalabDrive *d);
 /* EXECUTE DEVICE DIAGNOSTIC: run by both devices of the bus */
-void atalab_ata_exec_diagnostic(AtalabAtaBus *bus);
+void atalab_ata_exec_diagnostic(AtalabAtaBus *bus, uint8_t op);
 void atalab_ata_diagnostic_done(AtalabAtaBus *bus);
 
 /* ata-fault.c: fault rules as the drive presents them */
@@ -192,14 +193,24 @@ void atalab_ata_faults_fini(AtalabAtaBus *bus);
 void atalab_ata_fault_reset(AtalabDrive *d, bool power_on);
 /* Ask the rules about the command just accepted; true: a fault took it. */
 bool atalab_ata_fault_command(AtalabDrive *d);
-/* Sectors a data phase may move before a planned error. */
-uint32_t atalab_ata_fault_limit(const AtalabDrive *d, uint32_t sectors);
-/* At the planned error's sector: present it (true). */
-bool atalab_ata_fault_stop_here(AtalabDrive *d);
+/* One data step of a command (PIO DRQ block, DMA chunk, verify chunk). */
+typedef struct AtaStep {
+    uint32_t sectors;           /* to move now */
+    size_t pio_bytes;           /* of a PIO DRQ block of them */
+    bool bounce;                /* through the bounce buffer: bit flips */
+} AtaStep;
+/*
+ * The next data step, up to @want sectors at d->lba, as the plan has it;
+ * @medium: the data is the medium's (not generated, as IDENTIFY's).  False
+ * when the plan ends the command at this sector (error presented, or bus
+ * master abort); else a planned error further on shortens the step and a
+ * drq-count violation halves its PIO block.  The one place the data path
+ * asks the plan about a step.
+ */
+bool atalab_ata_fault_step(AtalabDrive *d, uint32_t want, bool medium,
+                           AtaStep *step);
 void atalab_ata_fault_corrupt(AtalabDrive *d, uint8_t *buf, uint64_t lba,
                               uint32_t sectors, bool writing);
-/* The data must go through the bounce buffer (bit flips). */
-bool atalab_ata_fault_no_direct(const AtalabDrive *d);
 /* At the command's end: true when a fault ends it differently. */
 bool atalab_ata_fault_complete(AtalabDrive *d);
 /*
@@ -209,7 +220,6 @@ bool atalab_ata_fault_complete(AtalabDrive *d);
 bool atalab_ata_fault_delay_last_block(AtalabDrive *d);
 uint8_t atalab_ata_fault_end_status(const AtalabDrive *d, uint8_t status);
 bool atalab_ata_fault_lose_irq(const AtalabDrive *d);
-size_t atalab_ata_fault_block_bytes(const AtalabDrive *d, size_t bytes);
 /* The command is busy now: an early or spurious interrupt comes here. */
 void atalab_ata_fault_busy(AtalabDrive *d);
 /* SRST released: true when a reset-fail rule keeps the drive busy. */

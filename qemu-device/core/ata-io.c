@@ -237,6 +237,40 @@ void atalab_ata_io_abandon(AtalabDrive *d)
     }
 }
 
+/* ---- PIO, both directions --------------------------------------------- */
+
+/*
+ * Plan the next DRQ block with the fault plan (medium: the data is the
+ * disk's, not generated); false when the plan ended the command here.
+ */
+static bool pio_block_plan(AtalabDrive *d, bool medium)
+{
+    AtaStep step;
+
+    if (!atalab_ata_fault_step(d, MIN(d->block, d->remaining), medium,
+                               &step)) {
+        return false;
+    }
+    d->cur_block = step.sectors;
+    d->block_bytes = step.pio_bytes;
+    return true;
+}
+
+/* The data port's window onto the planned block. */
+static void pio_block_open(AtalabDrive *d)
+{
+    d->data_pos = 0;
+    d->data_end = d->block_bytes;
+}
+
+/* The current block has moved. */
+static void pio_block_done(AtalabDrive *d)
+{
+    d->lba += d->cur_block;
+    d->remaining -= d->cur_block;
+    d->block_index++;
+}
+
 /* ---- PIO data-in ------------------------------------------------------- */
 
 static void pio_in_ready(AtalabDrive *d)
@@ -244,12 +278,8 @@ static void pio_in_ready(AtalabDrive *d)
     if (!d->pio_source) {
         atalab_ata_fault_corrupt(d, d->pio_buf, d->lba, d->cur_block, false);
     }
-    d->lba += d->cur_block;
-    d->remaining -= d->cur_block;
-    d->block_index++;
-    d->data_pos = 0;
-    d->data_end = atalab_ata_fault_block_bytes(d, (size_t)d->cur_block *
-                                               ATA_SECTOR_SIZE);
+    pio_block_done(d);
+    pio_block_open(d);
     /* The last block is the command's end: a latency rule delays it. */
     if (!d->remaining && atalab_ata_fault_delay_last_block(d)) {
         return;
@@ -282,16 +312,14 @@ static void pio_read_done(AtalabDrive *d, int ret)
 /* Fetch the next DRQ block (BSY while the backend reads it). */
 static void pio_in_next(AtalabDrive *d)
 {
-    d->cur_block = MIN(d->block, d->remaining);
+    if (!pio_block_plan(d, !d->pio_source)) {
+        return;
+    }
     if (d->pio_source) {
         d->pio_source(d, d->block_index, d->pio_buf);
         pio_in_ready(d);
         return;
     }
-    if (atalab_ata_fault_stop_here(d)) {
-        return;
-    }
-    d->cur_block = atalab_ata_fault_limit(d, d->cur_block);
     d->status = ATA_STAT_BSY | ATA_STAT_DRDY;
     atalab_ata_io_read(d, d->lba, d->cur_block, d->pio_buf, pio_read_done);
     atalab_ata_fault_busy(d);
@@ -332,25 +360,17 @@ void atalab_ata_pio_in_drained(AtalabDrive *d)
 /* Open the next DRQ block for the host to fill. */
 static bool pio_out_next(AtalabDrive *d)
 {
-    if (!d->pio_sink && atalab_ata_fault_stop_here(d)) {
+    if (!pio_block_plan(d, !d->pio_sink)) {
         return false;
     }
-    d->cur_block = MIN(d->block, d->remaining);
-    if (!d->pio_sink) {
-        d->cur_block = atalab_ata_fault_limit(d, d->cur_block);
-    }
-    d->data_pos = 0;
-    d->data_end = atalab_ata_fault_block_bytes(d, (size_t)d->cur_block *
-                                               ATA_SECTOR_SIZE);
+    pio_block_open(d);
     d->status = ATA_STAT_READY | ATA_STAT_DRQ;
     return true;
 }
 
 static void pio_out_advance(AtalabDrive *d)
 {
-    d->lba += d->cur_block;
-    d->remaining -= d->cur_block;
-    d->block_index++;
+    pio_block_done(d);
     if (d->remaining) {
         /* Data-out: an interrupt after each block, DRQ for the next. */
         if (pio_out_next(d)) {
@@ -536,17 +556,18 @@ static void dma_step(AtalabDrive *d)
     uint8_t *buf;
     uint32_t seq = d->seq;
     AtalabDmaResult res;
+    AtaStep step;
 
     if (!d->remaining) {
         dma_finish(d);
         return;
     }
-    if (atalab_ata_fault_stop_here(d)) {
+    if (!atalab_ata_fault_step(d, MIN(d->remaining, ATA_CHUNK_SECTORS), true,
+                               &step)) {
         return;
     }
-    sectors = atalab_ata_fault_limit(d, MIN(d->remaining,
-                                            ATA_CHUNK_SECTORS));
-    if (!atalab_ata_fault_no_direct(d) && dma_step_direct(d, sectors)) {
+    sectors = step.sectors;
+    if (!step.bounce && dma_step_direct(d, sectors)) {
         return;
     }
     buf = atalab_ata_bounce(d);

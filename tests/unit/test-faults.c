@@ -406,6 +406,30 @@ static void test_idnf_abrt_icrc(void)
     rig_free(r);
 }
 
+/* class= matches the command table's fault class of each opcode. */
+static void test_classes(void)
+{
+    Rig *r = rig_new(0x1);
+    const uint8_t err = ST_READY | ST_ERR;
+
+    rule(r, "abrt id=flush class=flush");
+    g_assert_cmphex(rig_nodata(r, 0, 0xE7, 0, 0), ==, err);
+    g_assert_cmphex(rig_nodata(r, 0, 0xEA, 0, 0), ==, err);
+    g_assert_cmphex(rig_nodata(r, 0, 0xEF, 0x02, 0), ==, ST_READY);
+    g_assert_cmpuint(fired(r, "flush"), ==, 2);
+    rule(r, "abrt id=other class=other");
+    g_assert_cmphex(rig_nodata(r, 0, 0xEF, 0x02, 0), ==, err);
+    g_assert_cmphex(rig_nodata(r, 0, 0xE5, 0, 0), ==, err);
+    g_assert_cmpuint(fired(r, "other"), ==, 2);
+    /* READ VERIFY reads the medium: class read */
+    rule(r, "abrt id=read class=read");
+    rig_lba28(r, 0, 8, 1);
+    g_assert_cmphex(rig_nodata(r, 0, 0x40, 0, 1), ==, err);
+    g_assert_cmpuint(fired(r, "read"), ==, 1);
+    g_assert_cmpuint(fired(r, "other"), ==, 2);
+    rig_free(r);
+}
+
 static void test_timeout_lost_irq_latency(void)
 {
     Rig *r = rig_new(0x1);
@@ -769,6 +793,7 @@ int main(int argc, char **argv)
                     test_timeout_lost_irq_latency);
     g_test_add_func("/faults/pio-in-end", test_pio_in_end);
     g_test_add_func("/faults/spurious-protocol", test_spurious_and_protocol);
+    g_test_add_func("/faults/classes", test_classes);
     g_test_add_func("/faults/bm-error", test_bm_error);
     g_test_add_func("/faults/events", test_events);
     g_test_add_func("/faults/reset-fail-remove", test_reset_fail_and_remove);
