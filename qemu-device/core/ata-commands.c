@@ -36,7 +36,9 @@ static void release_dma(AtalabDrive *d)
 
 void atalab_ata_cmd_ok(AtalabDrive *d)
 {
-    if (atalab_ata_fault_complete(d)) {
+    AtaEnd end;
+
+    if (!atalab_ata_fault_end(d, ATA_END_COMPLETE, ATA_STAT_READY, &end)) {
         return;                 /* a fault rule ends it differently */
     }
     if (d->phase == ATA_PHASE_DMA && d->icrc) {
@@ -51,12 +53,12 @@ void atalab_ata_cmd_ok(AtalabDrive *d)
         return;
     }
     release_dma(d);
-    d->status = atalab_ata_fault_end_status(d, ATA_STAT_READY);
+    d->status = end.status;
     d->phase = ATA_PHASE_IDLE;
     d->remaining = 0;
     atalab_trace(d->host, "ata%u done d%u 0x%02x status=0x%02x",
                  d->bus->index, d->unit, d->cmd, d->status);
-    if (!atalab_ata_fault_lose_irq(d)) {
+    if (end.irq) {
         atalab_ata_raise(d);
     }
     memset(&d->fault, 0, sizeof(d->fault));
@@ -71,8 +73,9 @@ void atalab_ata_cmd_error(AtalabDrive *d, uint8_t error, const char *name)
 void atalab_ata_cmd_error_status(AtalabDrive *d, uint8_t status,
                                  uint8_t error, const char *name)
 {
-    bool lose_irq = atalab_ata_fault_lose_irq(d);
+    AtaEnd end = { status, true };
 
+    atalab_ata_fault_end(d, ATA_END_ERROR, status, &end);
     memset(&d->fault, 0, sizeof(d->fault));
     release_dma(d);
     d->error = error;
@@ -85,7 +88,7 @@ void atalab_ata_cmd_error_status(AtalabDrive *d, uint8_t status,
     atalab_trace(d->host, "ata%u error d%u %s cmd=0x%02x status=0x%02x "
                  "error=0x%02x", d->bus->index, d->unit, name, d->cmd,
                  d->status, d->error);
-    if (!lose_irq) {
+    if (end.irq) {
         atalab_ata_raise(d);
     }
 }

@@ -7,9 +7,13 @@
  * the command's plan (AtaFaultPlan): an error at a sector (data before it
  * moves normally), an error instead of the command, a hung command, a
  * change to its end (lost or early interrupt, ICRC, a delay, DRQ left
- * set), or bit flips in its data.  Software resets ask about reset-fail
- * rules; timed rules (spurious-irq, remove, power-cut at a virtual time)
- * run from a timer of the bus.
+ * set), or bit flips in its data.  The data path then asks the plan two
+ * questions: per data step (atalab_ata_fault_step) and at the command's
+ * end (atalab_ata_fault_end); bit flips (atalab_ata_fault_corrupt) and an
+ * early interrupt once busy (atalab_ata_fault_busy) are the only other
+ * calls.  Software resets ask about reset-fail rules; timed rules
+ * (spurious-irq, remove, power-cut at a virtual time) run from a timer of
+ * the bus.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -352,56 +356,36 @@ void atalab_ata_fault_corrupt(AtalabDrive *d, uint8_t *buf, uint64_t lba,
                  sectors, r->bits, writing ? "write" : "read");
 }
 
-bool atalab_ata_fault_complete(AtalabDrive *d)
+bool atalab_ata_fault_end(AtalabDrive *d, AtaEndAt at, uint8_t status,
+                          AtaEnd *end)
 {
     AtaFaultPlan *plan = &d->fault;
+    const AtalabFaultRule *p = plan->protocol;
+    bool completes = at == ATA_END_COMPLETE;
 
-    if (plan->end_error) {
+    if (completes && plan->end_error) {
         AtalabFaultKind k = plan->end_error;
 
         plan->end_error = 0;
         present_error(d, k, d->lba);
-        return true;
+        return false;
     }
-    if (plan->latency) {
+    if ((completes || at == ATA_END_LAST_BLOCK) && plan->latency) {
         int64_t ns = plan->latency;
 
         plan->latency = 0;
         d->status = ATA_STAT_BSY | ATA_STAT_DRDY;
-        fault_wait(d, ATA_FAULT_WAIT_COMPLETION, ns);
-        return true;
-    }
-    return false;
-}
-
-bool atalab_ata_fault_delay_last_block(AtalabDrive *d)
-{
-    AtaFaultPlan *plan = &d->fault;
-    int64_t ns = plan->latency;
-
-    if (!ns) {
+        fault_wait(d, completes ? ATA_FAULT_WAIT_COMPLETION :
+                   ATA_FAULT_WAIT_LAST_BLOCK, ns);
         return false;
     }
-    plan->latency = 0;
-    d->status = ATA_STAT_BSY | ATA_STAT_DRDY;
-    fault_wait(d, ATA_FAULT_WAIT_LAST_BLOCK, ns);
-    return true;
-}
-
-/* Completion status and interrupt, unless the plan changes them. */
-uint8_t atalab_ata_fault_end_status(const AtalabDrive *d, uint8_t status)
-{
-    const AtalabFaultRule *p = d->fault.protocol;
-
-    if (p && p->violation == ATALAB_PROTO_STATUS_PHASE) {
-        return status | ATA_STAT_DRQ;   /* "data" left when there is none */
+    end->status = status;
+    if ((completes || at == ATA_END_DRAINED) &&
+        p && p->violation == ATALAB_PROTO_STATUS_PHASE) {
+        end->status |= ATA_STAT_DRQ;    /* "data" left when there is none */
     }
-    return status;
-}
-
-bool atalab_ata_fault_lose_irq(const AtalabDrive *d)
-{
-    return d->fault.lost_irq;
+    end->irq = at != ATA_END_DRAINED && !plan->lost_irq;
+    return true;
 }
 
 /* INTRQ before the data is ready, or for nothing. */

@@ -211,15 +211,28 @@ bool atalab_ata_fault_step(AtalabDrive *d, uint32_t want, bool medium,
                            AtaStep *step);
 void atalab_ata_fault_corrupt(AtalabDrive *d, uint8_t *buf, uint64_t lba,
                               uint32_t sectors, bool writing);
-/* At the command's end: true when a fault ends it differently. */
-bool atalab_ata_fault_complete(AtalabDrive *d);
+/* Where a command ends. */
+typedef enum AtaEndAt {
+    ATA_END_COMPLETE,           /* it completes: status and interrupt */
+    ATA_END_LAST_BLOCK,         /* PIO data-in presents its last block,
+                                   whose interrupt is the command's */
+    ATA_END_DRAINED,            /* the host read that block: status only */
+    ATA_END_ERROR,              /* it ends with an error */
+} AtaEndAt;
+typedef struct AtaEnd {
+    uint8_t status;
+    bool irq;                   /* INTRQ rises */
+} AtaEnd;
 /*
- * PIO data-in, its last block ready (the command's end): true when latency
- * holds it back; atalab_ata_pio_in_present() follows after the delay.
+ * The command's end, as the plan has it.  False when the plan takes it:
+ * an end error (ICRC) presented, or BSY held for a latency rule's delay,
+ * after which the end comes again (atalab_ata_cmd_ok for COMPLETE,
+ * atalab_ata_pio_in_present for LAST_BLOCK).  Else @end: @status, with DRQ
+ * left set by a status-phase violation, and INTRQ unless a lost-irq rule
+ * loses it.  The one place the data path asks the plan about an end.
  */
-bool atalab_ata_fault_delay_last_block(AtalabDrive *d);
-uint8_t atalab_ata_fault_end_status(const AtalabDrive *d, uint8_t status);
-bool atalab_ata_fault_lose_irq(const AtalabDrive *d);
+bool atalab_ata_fault_end(AtalabDrive *d, AtaEndAt at, uint8_t status,
+                          AtaEnd *end);
 /* The command is busy now: an early or spurious interrupt comes here. */
 void atalab_ata_fault_busy(AtalabDrive *d);
 /* SRST released: true when a reset-fail rule keeps the drive busy. */

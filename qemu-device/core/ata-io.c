@@ -280,21 +280,24 @@ static void pio_in_ready(AtalabDrive *d)
     }
     pio_block_done(d);
     pio_block_open(d);
-    /* The last block is the command's end: a latency rule delays it. */
-    if (!d->remaining && atalab_ata_fault_delay_last_block(d)) {
-        return;
-    }
     atalab_ata_pio_in_present(d);
 }
 
 void atalab_ata_pio_in_present(AtalabDrive *d)
 {
-    d->status = ATA_STAT_READY | ATA_STAT_DRQ;
+    AtaEnd end = { ATA_STAT_READY | ATA_STAT_DRQ, true };
+
     /*
-     * Data-in: an interrupt for every DRQ block; the last one's is the
-     * command's, which a lost-irq rule loses.
+     * Data-in: an interrupt for every DRQ block; the last block is the
+     * command's end (a latency rule delays it, a lost-irq rule loses its
+     * interrupt).
      */
-    if (d->remaining || !atalab_ata_fault_lose_irq(d)) {
+    if (!d->remaining &&
+        !atalab_ata_fault_end(d, ATA_END_LAST_BLOCK, end.status, &end)) {
+        return;
+    }
+    d->status = end.status;
+    if (end.irq) {
         atalab_ata_raise(d);
     }
 }
@@ -342,12 +345,15 @@ void atalab_ata_pio_in_generated(AtalabDrive *d, uint32_t blocks,
 
 void atalab_ata_pio_in_drained(AtalabDrive *d)
 {
+    AtaEnd end = { ATA_STAT_READY, false };
+
     if (d->remaining) {
         pio_in_next(d);
         return;
     }
     /* Last block read: no further interrupt in the data-in protocol. */
-    d->status = atalab_ata_fault_end_status(d, ATA_STAT_READY);
+    atalab_ata_fault_end(d, ATA_END_DRAINED, ATA_STAT_READY, &end);
+    d->status = end.status;
     d->phase = ATA_PHASE_IDLE;
     d->pio_source = NULL;
     d->data_pos = d->data_end = 0;
