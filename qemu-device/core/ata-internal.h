@@ -211,11 +211,13 @@ bool atalab_ata_fault_step(AtalabDrive *d, uint32_t want, bool medium,
                            AtaStep *step);
 void atalab_ata_fault_corrupt(AtalabDrive *d, uint8_t *buf, uint64_t lba,
                               uint32_t sectors, bool writing);
-/* Where a command ends. */
+/*
+ * Where a command ends.  LAST_BLOCK: PIO data-in presents its last block,
+ * whose interrupt is the command's.
+ */
 typedef enum AtaEndAt {
     ATA_END_COMPLETE,           /* it completes: status and interrupt */
-    ATA_END_LAST_BLOCK,         /* PIO data-in presents its last block,
-                                   whose interrupt is the command's */
+    ATA_END_LAST_BLOCK,         /* its last PIO data-in block is ready */
     ATA_END_DRAINED,            /* the host read that block: status only */
     ATA_END_ERROR,              /* it ends with an error */
 } AtaEndAt;
