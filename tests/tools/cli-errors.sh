@@ -24,6 +24,9 @@ expect 2 "fuzz: --make-seeds runs no fuzzer: no --time" -- fuzz --make-seeds --t
 expect 2 "fuzz: --target wants core or trace, got 'kernel'" -- fuzz --target kernel
 expect 2 "fault: list takes no argument \(got 'x'\)" -- fault list --qmp "$WORK/sock" x
 expect 2 "driver: takes one subcommand" -- driver patches check
+expect 2 "usage: atalab driver" -- driver ""
+expect 2 "monitor: option --wait wants a value \(SECONDS\), got an empty one" -- monitor --wait "" "$WORK/sock" info
+expect 2 "run: option --timeout wants a value \(SECONDS\), got an empty one" -- run --timeout=""
 expect 2 "monitor: --wait wants a number of seconds, got 'x'" -- monitor --wait x "$WORK/sock" info
 expect 2 "scenario: --merge and --check exclude each other" -- scenario --check --merge "$WORK" x
 expect 2 "unknown option '--bogus'" -- run --bogus

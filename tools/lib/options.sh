@@ -40,7 +40,7 @@ options_parse() {
 	unset -f opt opt_words opt_guest_command
 	while [ $# -gt 0 ]; do
 		a=$1
-		[ -z "${OPT_ALIAS[$a]+set}" ] || a=${OPT_ALIAS[$a]}
+		[[ $a != -? ]] || [ -z "${OPT_ALIAS[$a]+set}" ] || a=${OPT_ALIAS[$a]}
 		case "$a" in
 		--)
 			[ $words = 1 ] || [ $guest = 1 ] || [ $# = 1 ] ||
@@ -76,6 +76,8 @@ options_parse() {
 		else
 			shift
 		fi
+		# An empty value is never meant (and would read as the default).
+		[ -n "$val" ] || usage_error "option $name wants a value (${OPT_SPEC[$name]%+}), got an empty one"
 		if [[ ${OPT_SPEC[$name]} == *+ ]]; then
 			n=${OPT_N[$name]:-0}
 			OPT[$name:$n]=$val
