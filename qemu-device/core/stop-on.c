@@ -8,8 +8,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "ata-device.h"
-#include "atalab-timing.h"
+#include "ata/ata-device.h"
+#include "controller/atalab-timing.h"
 
 typedef enum StopKind {
     STOP_VIOLATION,             /* name: a rule, or NULL for any */

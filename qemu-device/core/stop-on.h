@@ -13,7 +13,7 @@
 #include <stdbool.h>
 
 #include "atalab-host.h"
-#include "atalab-personality.h"
+#include "controller/atalab-personality.h"
 
 #define ATALAB_STOP_MAX 16      /* conditions in one list */
 

@@ -15,7 +15,7 @@
 #include "sysemu/block-backend.h"
 #include "sysemu/runstate.h"
 
-#include "core/atalab-ctrl.h"
+#include "core/controller/atalab-ctrl.h"
 #include "core/stop-on.h"
 
 typedef struct AtalabIdeBlkReq AtalabIdeBlkReq;

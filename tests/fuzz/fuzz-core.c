@@ -15,7 +15,7 @@
 
 #include <glib.h>
 
-#include "atalab-ctrl.h"
+#include "controller/atalab-ctrl.h"
 #include "fuzz-core.h"
 #ifdef FUZZ_CHECK_RECORDS
 #include "trace-read.h"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # traces/FORMAT.md documents exactly the record table the writer and the
-# reader share (qemu-device/core/trace-records.h): every record kind of the
+# reader share (qemu-device/core/trace/trace-records.h): every record kind of the
 # table has a row in its Events table (or is the access record) and every
 # row names a kind of the table; every key of the table is in its Fields
 # table and the Fields table names no key the table lacks.  Then the

@@ -62,13 +62,13 @@ replay_is 1 "the block's data are those of a block recorded with sum=$sum, not 0
 # ---- a changed core -----------------------------------------------------------
 # The same goldens against a core whose drives leave DSC out of Status.
 cp -r "$ATALAB_ROOT/qemu-device/core" "$WORK/core"
-sed -i 's/^#define ATA_STAT_DSC            0x10 /#define ATA_STAT_DSC            0x00 /' "$WORK/core/ata-internal.h"
-if cmp -s "$WORK/core/ata-internal.h" "$ATALAB_ROOT/qemu-device/core/ata-internal.h"; then
+sed -i 's/^#define ATA_STAT_DSC            0x10 /#define ATA_STAT_DSC            0x00 /' "$WORK/core/ata/ata-internal.h"
+if cmp -s "$WORK/core/ata/ata-internal.h" "$ATALAB_ROOT/qemu-device/core/ata/ata-internal.h"; then
 	bad "the mutation did not apply"
 fi
 read -r -a glib <<<"$(pkg-config --cflags --libs glib-2.0)"
 if gcc -std=gnu11 -O1 -w -I"$WORK/core" -I"$ATALAB_ROOT/tools/trace" -o "$WORK/mutant" \
-	"$ATALAB_ROOT/tools/trace"/*.c "$WORK/core"/*.c "${glib[@]}"; then
+	"$ATALAB_ROOT/tools/trace"/*.c "$WORK/core"/*.c "$WORK/core"/*/*.c "${glib[@]}"; then
 	replay_is 1 "  replayed: 0 ata0 r 0x7 1 0x40 reg=Status bits=DRDY " "$WORK/mutant" replay "$G"
 	replay_is 1 "replay diverges" "$WORK/mutant" replay "$GOLDEN/ich5-sata-atalab_piix-pio.trace"
 else
@@ -83,12 +83,12 @@ mutant() {
 		's/\Q$ENV{BEFORE}\E/$ENV{INSERT}$ENV{BEFORE}/ or die "no match\n"' "$WORK/core/$file" ||
 		bad "mutation $name did not apply"
 	gcc -std=gnu11 -O1 -w -I"$WORK/core" -I"$ATALAB_ROOT/tools/trace" -o "$WORK/$name" \
-		"$ATALAB_ROOT/tools/trace"/*.c "$WORK/core"/*.c "${glib[@]}" || bad "mutant $name did not build"
+		"$ATALAB_ROOT/tools/trace"/*.c "$WORK/core"/*.c "$WORK/core"/*/*.c "${glib[@]}" || bad "mutant $name did not build"
 }
-mutant pio-in ata-io.c "    d->lba += d->cur_block;" "    d->pio_buf[5] ^= 0x20;
+mutant pio-in ata/ata-io.c "    d->lba += d->cur_block;" "    d->pio_buf[5] ^= 0x20;
 "
 replay_is 1 "the data port gave bytes the backend did not serve for this command" "$WORK/pio-in" replay "$P"
-mutant pio-out ata-io.c "    atalab_ata_io_write(d, d->lba, d->cur_block, d->pio_buf," "    d->pio_buf[7] ^= 0x01;
+mutant pio-out ata/ata-io.c "    atalab_ata_io_write(d, d->lba, d->cur_block, d->pio_buf," "    d->pio_buf[7] ^= 0x01;
 "
 replay_is 1 "drive 0's backend write does not hold the bytes the data port was given" "$WORK/pio-out" replay "$P"
 

@@ -25,7 +25,7 @@
 
 #include <glib.h>
 
-#include "atalab-ctrl.h"
+#include "controller/atalab-ctrl.h"
 #include "atalab-host.h"
 #include "stop-on.h"
 

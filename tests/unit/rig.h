@@ -7,7 +7,7 @@
 #ifndef RIG_H
 #define RIG_H
 
-#include "atalab-ctrl.h"
+#include "controller/atalab-ctrl.h"
 #include "fake-host.h"
 
 #define RIG_SECTORS     8192    /* default capacity: 4 MiB */

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "ata-device.h"
+#include "ata/ata-device.h"
 #include "rig.h"
 
 /* text must be refused with exactly message. */

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "rig.h"
-#include "trace-writer.h"
+#include "trace/trace-writer.h"
 
 /* FNV-1a, 32 bits: the test's own, to check the writer's. */
 static uint32_t fnv1a(const uint8_t *p, size_t len)

@@ -17,7 +17,7 @@
 
 #include <glib.h>
 
-#include "atalab-personality.h"
+#include "controller/atalab-personality.h"
 
 static void print_model(const AtalabPersonality *p)
 {

@@ -13,7 +13,7 @@
 
 #include <glib.h>
 
-#include "atalab-fault.h"
+#include "faults/atalab-fault.h"
 
 int main(int argc, char **argv)
 {

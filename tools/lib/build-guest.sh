@@ -73,14 +73,14 @@ build_host_tools() {
 	build_host_tools_fresh && return 0
 	mkdir -p "$(host_tools_dir)"
 	build_host_tool "$(atalab_models_binary)" atalab-models \
-		"$ATALAB_ROOT/tools/atalab-models/atalab-models.c" "$core"/*.c
+		"$ATALAB_ROOT/tools/atalab-models/atalab-models.c" "$core"/*.c "$core"/*/*.c
 	build_host_tool "$(fault_check_binary)" fault-check \
-		"$ATALAB_ROOT/tools/fault-check/fault-check.c" "$core/fault.c" "$core/fault-parse.c"
+		"$ATALAB_ROOT/tools/fault-check/fault-check.c" "$core/faults/fault.c" "$core/faults/fault-parse.c"
 	build_host_tool "$(scenario_binary)" atalab-scenario -I"$ATALAB_ROOT/tools/trace" \
-		"$ATALAB_ROOT/tools/scenario"/*.c "$core/fault.c" "$core/fault-parse.c" \
-		"$ATALAB_ROOT/tools/trace/trace-read.c" "$core/trace-records.c"
+		"$ATALAB_ROOT/tools/scenario"/*.c "$core/faults/fault.c" "$core/faults/fault-parse.c" \
+		"$ATALAB_ROOT/tools/trace/trace-read.c" "$core/trace/trace-records.c"
 	build_host_tool "$(trace_tool_binary)" atalab-trace -I"$ATALAB_ROOT/tools/trace" \
-		"$ATALAB_ROOT/tools/trace"/*.c "$core"/*.c
+		"$ATALAB_ROOT/tools/trace"/*.c "$core"/*.c "$core"/*/*.c
 	key=$(host_tools_key)
 	for out in "$(atalab_models_binary)" "$(fault_check_binary)" "$(scenario_binary)" "$(trace_tool_binary)"; do
 		echo "$key" >"$out.stamp"

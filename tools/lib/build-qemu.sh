@@ -101,7 +101,7 @@ qemu_graft() {
 	mkdir -p "$tree/hw/atalab/core"
 	rsync -rc --delete --exclude tree.patch --exclude devices.mak \
 		"$dev/qemu/" "$tree/hw/atalab/" --exclude core
-	rsync -rc --delete --include '*.c' --include '*.h' --include meson.build \
+	rsync -rc --delete --include '*/' --include '*.c' --include '*.h' --include meson.build \
 		--exclude '*' "$dev/core/" "$tree/hw/atalab/core/"
 	rsync -c "$dev/qemu/devices.mak" "$tree/configs/devices/x86_64-softmmu/atalab.mak"
 }

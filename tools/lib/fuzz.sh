@@ -26,18 +26,18 @@ build_fuzzer() {
 	run_logged "$ATALAB_CACHE/logs/fuzz-build.log" "building the fuzzer (clang, libFuzzer)" clang -g -O1 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-DATALAB_ASSERT_BUGS -I"$core" -I"$ATALAB_ROOT/tests/fuzz" \
-		"$core"/*.c "$ATALAB_ROOT/tests/fuzz/fuzz-core.c" \
+		"$core"/*.c "$core"/*/*.c "$ATALAB_ROOT/tests/fuzz/fuzz-core.c" \
 		"$ATALAB_ROOT/tests/fuzz/libfuzzer-main.c" "${glib[@]}" -o "$(fuzz_binary)"
 	run_logged "$ATALAB_CACHE/logs/fuzz-build.log" "building the trace fuzzer (clang, libFuzzer)" clang -g -O1 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-DATALAB_ASSERT_BUGS -DFUZZ_TRACE -I"$core" -I"$ATALAB_ROOT/tests/fuzz" -I"$ATALAB_ROOT/tools/trace" \
-		"$core"/*.c "$ATALAB_ROOT/tools/trace/trace-read.c" "$ATALAB_ROOT/tools/trace/trace-replay.c" \
+		"$core"/*.c "$core"/*/*.c "$ATALAB_ROOT/tools/trace/trace-read.c" "$ATALAB_ROOT/tools/trace/trace-replay.c" \
 		"$ATALAB_ROOT/tools/trace/trace-normalize.c" "$ATALAB_ROOT/tests/fuzz/fuzz-trace.c" \
 		"$ATALAB_ROOT/tests/fuzz/libfuzzer-main.c" "${glib[@]}" -o "$(fuzz_binary trace)"
 	run_logged "$ATALAB_CACHE/logs/trace-to-fuzz.log" "building trace-to-fuzz" gcc -O2 -Wall -Wextra -Werror \
 		-I"$ATALAB_ROOT/tests/fuzz" -I"$core" -I"$ATALAB_ROOT/tools/trace" \
 		"$ATALAB_ROOT/tools/trace-to-fuzz/trace-to-fuzz.c" "$ATALAB_ROOT/tools/trace/trace-read.c" \
-		"$core/trace-records.c" "${glib[@]}" -o "$(trace_to_fuzz_binary)"
+		"$core/trace/trace-records.c" "${glib[@]}" -o "$(trace_to_fuzz_binary)"
 	echo "$key" >"$stamp"
 }
 

@@ -17,7 +17,7 @@
 
 #include <glib.h>
 
-#include "atalab-fault.h"
+#include "faults/atalab-fault.h"
 
 #define MAX_POSITIONS   4
 

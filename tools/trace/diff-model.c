@@ -24,8 +24,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "atalab-personality.h"
-#include "atalab-timing.h"
+#include "controller/atalab-personality.h"
+#include "controller/atalab-timing.h"
 #include "trace-read.h"
 
 static const char *const phase_names[DIFF_N_PHASES] = {

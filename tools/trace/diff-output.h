@@ -13,7 +13,7 @@
 
 #include <glib.h>
 
-#include "atalab-personality.h"
+#include "controller/atalab-personality.h"
 #include "diff-model.h"
 #include "trace-diff.h"
 

@@ -11,8 +11,8 @@
 
 #include <glib.h>
 
-#include "atalab-personality.h"
-#include "atalab-timing.h"
+#include "controller/atalab-personality.h"
+#include "controller/atalab-timing.h"
 #include "diff-align.h"
 #include "diff-model.h"
 #include "diff-output.h"

@@ -1,6 +1,6 @@
 /*
  * atalab trace reader: parses version-2 traces (traces/FORMAT.md) record by
- * record against the record table (qemu-device/core/trace-records.h), the
+ * record against the record table (qemu-device/core/trace/trace-records.h), the
  * one the writer follows.  A malformed line is refused with
  * "FILE:LINE: message".  Memory: the header and one record.
  *
@@ -15,7 +15,7 @@
 
 #include <glib.h>
 
-#include "trace-records.h"
+#include "trace/trace-records.h"
 
 /* The forms of the record table by name: atalab_trace_forms[ATALAB_REC_X]. */
 typedef enum AtalabTraceKind {

@@ -14,7 +14,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "atalab-ctrl.h"
+#include "controller/atalab-ctrl.h"
 #include "trace-normalize.h"
 
 #define LOOKAHEAD       100000  /* records a host question looks ahead */

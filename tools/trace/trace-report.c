@@ -20,7 +20,7 @@
 
 #include <glib.h>
 
-#include "ata-device.h"
+#include "ata/ata-device.h"
 #include "diff-model.h"
 #include "diff-output.h"
 #include "trace-read.h"

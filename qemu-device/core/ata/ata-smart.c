@@ -22,8 +22,8 @@
 #include <string.h>
 
 #include "ata-internal.h"
-#include "host-timer.h"
-#include "trace.h"
+#include "../host-timer.h"
+#include "../trace/trace.h"
 
 /* SMART subcommands (Features register) */
 enum {

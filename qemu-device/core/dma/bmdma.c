@@ -14,8 +14,8 @@
 #include <glib.h>
 
 #include "bmdma.h"
-#include "pci-ide-regs.h"
-#include "trace.h"
+#include "../controller/pci-ide-regs.h"
+#include "../trace/trace.h"
 
 #define PRD_EOT         0x80000000u
 #define PAGE_64K        0x10000u

@@ -13,11 +13,11 @@
 
 #include <glib.h>
 
-#include "ata-device.h"
+#include "../ata/ata-device.h"
 #include "atalab-ctrl.h"
 #include "atalab-timing.h"
-#include "bmdma.h"
-#include "trace-writer.h"
+#include "../dma/bmdma.h"
+#include "../trace/trace-writer.h"
 
 typedef struct AtalabChannel {
     AtalabCtrl *ctrl;

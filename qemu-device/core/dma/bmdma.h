@@ -12,9 +12,9 @@
 #ifndef ATALAB_BMDMA_H
 #define ATALAB_BMDMA_H
 
-#include "atalab-host.h"
+#include "../atalab-host.h"
 #include "dma-port.h"
-#include "trace-writer.h"
+#include "../trace/trace-writer.h"
 
 /* Where the engine is in its PRD table. */
 typedef struct AtalabPrdCursor {

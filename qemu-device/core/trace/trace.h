@@ -12,7 +12,7 @@
 
 #include <glib.h>
 
-#include "atalab-host.h"
+#include "../atalab-host.h"
 
 static inline bool atalab_tracing(const AtalabHost *h)
 {

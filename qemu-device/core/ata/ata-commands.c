@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "ata-internal.h"
-#include "trace.h"
+#include "../trace/trace.h"
 
 /* SET FEATURES subcommands (Features register) */
 enum {

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "ata-internal.h"
-#include "trace.h"
+#include "../trace/trace.h"
 
 typedef struct UndoEntry {
     uint64_t lba;

@@ -75,8 +75,6 @@ struct AtaCmdInfo {
 
 /* ata-cmd-table.c */
 const AtaCmdInfo *atalab_ata_cmd_info(uint8_t opcode);
-/* Name for traces: every standard opcode has one (RESERVED_xx/VENDOR_xx). */
-const char *atalab_ata_cmd_name(uint8_t opcode);
 
 /* ata-device.c */
 AtalabDrive *atalab_ata_selected(AtalabAtaBus *bus);

@@ -16,7 +16,7 @@
 #include <inttypes.h>
 
 #include "ata-internal.h"
-#include "trace.h"
+#include "../trace/trace.h"
 
 #define SET_MAX_VV      0x01    /* Count bit 0: value volatile */
 

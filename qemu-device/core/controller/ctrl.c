@@ -17,8 +17,8 @@
 
 #include "ctrl-state.h"
 #include "pci-ide-regs.h"
-#include "trace.h"
-#include "trace-writer.h"
+#include "../trace/trace.h"
+#include "../trace/trace-writer.h"
 
 static AtalabDrive *drive_at(AtalabCtrl *c, unsigned index)
 {
@@ -49,9 +49,9 @@ static void hook_irq(void *opaque, unsigned channel, bool level)
 }
 
 /* Check a data transfer of d against the timing rules (counts, traces). */
-static bool hook_check_xfer(void *opaque, const AtalabDrive *d,
-                            AtalabXfer xfer)
+static bool hook_check_xfer(void *opaque, const AtalabDrive *d, bool dma)
 {
+    AtalabXfer xfer = dma ? ATALAB_XFER_DMA : ATALAB_XFER_PIO;
     AtalabCtrl *c = opaque;
     AtalabDriveCheck *k = &c->check[d->index];
     AtalabViolation v[ATALAB_N_RULES];

@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "atalab-host.h"
+#include "../atalab-host.h"
 
 typedef enum AtalabDmaStatus {
     ATALAB_DMA_OK,              /* everything asked for moved */

@@ -11,8 +11,8 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "ata-internal.h"
-#include "host-timer.h"
-#include "trace.h"
+#include "../host-timer.h"
+#include "../trace/trace.h"
 
 #define SEC_NS          1000000000ll
 #define MIN_NS          (60 * SEC_NS)

@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ata-internal.h"
+#include "../ata/ata-device.h"
 #include "ctrl-state.h"
 #include "pci-ide-regs.h"
-#include "trace-writer.h"
+#include "../trace/trace-writer.h"
 
 typedef struct BitName {
     uint8_t bit;

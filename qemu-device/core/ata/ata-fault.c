@@ -21,8 +21,8 @@
 #include <string.h>
 
 #include "ata-internal.h"
-#include "host-timer.h"
-#include "trace.h"
+#include "../host-timer.h"
+#include "../trace/trace.h"
 
 static void trace_firing(AtalabDrive *d, const AtalabFaultRule *r,
                          uint64_t lba, bool command)

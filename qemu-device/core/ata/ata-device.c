@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "ata-internal.h"
-#include "trace.h"
+#include "../trace/trace.h"
 
 /*
  * A channel without any device: the bus floats, and the host's pull-down
@@ -365,7 +365,7 @@ static void pio_block_starts(AtalabDrive *d)
 {
     const AtalabAtaHooks *hk = d->bus->hooks;
 
-    hk->check_xfer(hk->opaque, d, ATALAB_XFER_PIO);
+    hk->check_xfer(hk->opaque, d, false);
 }
 
 static uint32_t data_read(AtalabDrive *d, unsigned size)

@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "atalab-host.h"
+#include "../atalab-host.h"
 
 typedef enum AtalabTraceData {
     ATALAB_TRACE_DATA_BLOCK,    /* folded: data blocks and polls */

@@ -13,12 +13,12 @@
 #ifndef ATALAB_CTRL_H
 #define ATALAB_CTRL_H
 
-#include "atalab-fault.h"
-#include "atalab-host.h"
+#include "../faults/atalab-fault.h"
+#include "../atalab-host.h"
 #include "atalab-personality.h"
 #include "atalab-timing.h"
-#include "drive-config.h"
-#include "trace-writer.h"
+#include "../ata/drive-config.h"
+#include "../trace/trace-writer.h"
 
 typedef struct AtalabCtrl AtalabCtrl;
 

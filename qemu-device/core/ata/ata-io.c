@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "ata-internal.h"
-#include "trace.h"
+#include "../trace/trace.h"
 
 void atalab_ata_io_init(AtalabDrive *d)
 {
@@ -605,7 +605,7 @@ void atalab_ata_dma_start(AtalabDrive *d)
     d->status = ATA_STAT_READY | ATA_STAT_DRQ;
     d->dma_stuck = false;
     /* In strict mode a mis-timed Ultra DMA transfer ends with ICRC. */
-    d->icrc = hk->check_xfer(hk->opaque, d, ATALAB_XFER_DMA);
+    d->icrc = hk->check_xfer(hk->opaque, d, true);
     if (bus->dma_owner && bus->dma_owner != d) {
         /*
          * Both devices in DMA phase: a guest bug.  The engine serves one

@@ -12,10 +12,9 @@
 #ifndef ATALAB_ATA_DEVICE_H
 #define ATALAB_ATA_DEVICE_H
 
-#include "atalab-fault.h"
-#include "atalab-host.h"
-#include "atalab-timing.h"
-#include "dma-port.h"
+#include "../faults/atalab-fault.h"
+#include "../atalab-host.h"
+#include "../dma/dma-port.h"
 #include "drive-config.h"
 
 #include <glib.h>
@@ -248,10 +247,11 @@ typedef struct AtalabAtaHooks {
     /* The channel's interrupt line (INTRQ) changed. */
     void (*irq)(void *opaque, unsigned channel, bool level);
     /*
-     * A data transfer of d starts: check the controller's timing for it.
-     * true: strict mode wants this Ultra DMA transfer to fail with ICRC.
+     * A data transfer of d starts, by the bus master (dma) or through the
+     * data port: check the controller's timing for it.  true: strict mode
+     * wants this Ultra DMA transfer to fail with ICRC.
      */
-    bool (*check_xfer)(void *opaque, const AtalabDrive *d, AtalabXfer xfer);
+    bool (*check_xfer)(void *opaque, const AtalabDrive *d, bool dma);
 } AtalabAtaHooks;
 
 struct AtalabAtaBus {
@@ -315,6 +315,9 @@ void atalab_ata_faults_changed(AtalabAtaBus *bus);
 
 /* Requests in flight on the bus's drives (0, 1 or 2). */
 unsigned atalab_ata_bus_inflight(const AtalabAtaBus *bus);
+
+/* Name for traces: every standard opcode has one (RESERVED_xx/VENDOR_xx). */
+const char *atalab_ata_cmd_name(uint8_t opcode);
 
 /*
  * The protocol the command table gives an opcode, for tools: "non-data",
