@@ -10,8 +10,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Pieces a host accepts in one request: the core's ATALAB_DMA_MAX_IOV. */
-#define FUZZ_MAX_IOV    256
 /* Guest RAM of the fuzz host; addresses beyond it fail (master abort). */
 #define FUZZ_RAM_SIZE   (256 * 1024)
 

@@ -13,7 +13,7 @@ build_fuzzer() {
 	local dir key stamp core=$ATALAB_ROOT/qemu-device/core
 	dir=$(fuzz_dir)
 	stamp=$dir/.atalab-stamp
-	key=$(hash_inputs "$core" "$ATALAB_ROOT/tests/fuzz" "$ATALAB_ROOT/tools/trace-to-fuzz" "$ATALAB_ROOT/tools/trace" \
+	key=$(hash_inputs "$core" "$ATALAB_ROOT/tests/fuzz" "$ATALAB_ROOT/tests/host" "$ATALAB_ROOT/tools/trace-to-fuzz" "$ATALAB_ROOT/tools/trace" \
 		"$ATALAB_ROOT/tools/lib/fuzz.sh")
 	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ] && [ -x "$(fuzz_binary)" ] &&
 		[ -x "$(fuzz_binary trace)" ]; then
@@ -25,8 +25,9 @@ build_fuzzer() {
 	read -r -a glib <<<"$(pkg-config --cflags --libs glib-2.0)"
 	run_logged "$ATALAB_CACHE/logs/fuzz-build.log" "building the fuzzer (clang, libFuzzer)" clang -g -O1 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-DATALAB_ASSERT_BUGS -I"$core" -I"$ATALAB_ROOT/tests/fuzz" \
-		"$core"/*.c "$core"/*/*.c "$ATALAB_ROOT/tests/fuzz/fuzz-core.c" \
+		-DATALAB_ASSERT_BUGS -I"$core" -I"$ATALAB_ROOT/tests/fuzz" -I"$ATALAB_ROOT/tests/host" \
+		-I"$ATALAB_ROOT/tools/trace" "$core"/*.c "$core"/*/*.c "$ATALAB_ROOT/tests/fuzz/fuzz-core.c" \
+		"$ATALAB_ROOT/tests/host/fake-host.c" "$ATALAB_ROOT/tools/trace/trace-read.c" \
 		"$ATALAB_ROOT/tests/fuzz/libfuzzer-main.c" "${glib[@]}" -o "$(fuzz_binary)"
 	run_logged "$ATALAB_CACHE/logs/fuzz-build.log" "building the trace fuzzer (clang, libFuzzer)" clang -g -O1 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
