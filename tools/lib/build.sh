@@ -21,15 +21,27 @@ build_stale_steps() {
 	done
 }
 
+# What build_all verified: this tree and cache, the kernel variant and the
+# steps.
+build_verified_token() {
+	printf '%s|%s|%s|%s' "$ATALAB_ROOT" "$ATALAB_CACHE" "${ATALAB_KERNEL_GCOV:-0}" \
+		"${ATALAB_BUILD_STEPS[*]}"
+}
+
 # Build what is stale, numbering the steps that run.  One build at a time
 # per cache: parallel runs and tests wait for it (and then find it done);
-# when nothing is stale, nobody waits.
+# when nothing is stale, nobody waits.  Once everything is fresh, the
+# atalab processes this one starts (a test run's guests, a matrix's boots)
+# take the build as verified (ATALAB_BUILD_VERIFIED): the keys cost seconds
+# of hashing a run, and one command tests one build.
 build_all() {
 	local -a stale
-	local step
+	local step token
+	token=$(build_verified_token)
+	[ "${ATALAB_BUILD_VERIFIED:-}" != "$token" ] || return 0
 	if setup_is_done; then
 		build_stale_steps
-		[ ${#stale[@]} -gt 0 ] || return 0
+		[ ${#stale[@]} -gt 0 ] || { export ATALAB_BUILD_VERIFIED=$token; return 0; }
 	fi
 	lock_take build "another atalab build"
 	setup_all
@@ -42,6 +54,7 @@ build_all() {
 	done
 	unset ATALAB_STEP ATALAB_STEPS
 	lock_drop build
+	export ATALAB_BUILD_VERIFIED=$token
 }
 
 build_options() { :; }
@@ -55,6 +68,8 @@ host and guest tools and the initramfs.  Outputs are cached in \$ATALAB_CACHE
 (now $ATALAB_CACHE), keyed by a hash of everything that shapes them (sources,
 file names and modes, the build recipes, the package list and compiler):
 only what changed is rebuilt, editing tree.patch re-applies it incrementally.
+Every command that boots a guest builds first; within one command (a test
+run, a matrix, a campaign) the build is checked once and its guests use it.
 One build runs at a time per cache; others wait.  Progress: one updating line
 on a terminal, plain lines otherwise.  Logs: $ATALAB_CACHE/logs.
 
@@ -65,6 +80,7 @@ USAGE
 
 cmd_build() {
 	local t0=$SECONDS
+	unset ATALAB_BUILD_VERIFIED     # asked for: always checked
 	build_all
 	msg "build complete in $(format_duration $((SECONDS - t0)))"
 	msg "  qemu:      $(qemu_binary)"
