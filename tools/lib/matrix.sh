@@ -76,14 +76,6 @@ mode_sysfs() {
 	esac
 }
 
-matrix_mode_index() {
-	local m i=0
-	for m in $modes; do
-		[ "$m" = "$1" ] && { echo $i; return; }
-		i=$((i + 1))
-	done
-}
-
 # matrix_assign: "PORT.DEV MODE" for each position at step K (the caller's).
 matrix_assign() {
 	local -a m
@@ -131,20 +123,26 @@ matrix_force() {
 # output MODECHECK (with the first load's port numbers), the violation
 # records in the file VIOLATIONS and the transfers checked in the trace
 # DIR/trace; with IMAGES 1 the images DIR/diskI.img must hold the patterns
-# of seed SEED + I (SEED: the caller's).
+# of seed SEED + I (SEED: the caller's).  The trace reader (tools/atalab
+# trace grep) picks the records, each file read once.
 matrix_cells() {
-	local dir=$1 out=$2 images=$3 vfile=$4 p mode want have st chan dev checks viol rules size i=0
+	local dir=$1 out=$2 images=$3 vfile=$4 p mode want have st pos size i=0
+	local -A checks=() viol=() rules=()
+	# "ataC dU checks=N ...": the last summary of each position counts.
+	while read -r _ src _ dev field _; do
+		checks[$src.$dev]=${field#checks=}
+	done < <("$(trace_tool_binary)" grep --kind timing-summary "$dir/trace")
+	while read -r src dev rule; do
+		viol[$src.$dev]=$((${viol[$src.$dev]:-0} + 1))
+		case "+${rules[$src.$dev]:-}+" in
+		*"+$rule+"*) ;;
+		*) rules[$src.$dev]=${rules[$src.$dev]:+${rules[$src.$dev]}+}$rule ;;
+		esac
+	done < <("$(trace_tool_binary)" grep --kind violation "$vfile" | awk '{ print $2, $4, $5 }' | LC_ALL=C sort)
 	while read -r p mode; do
 		want=$(mode_sysfs "$mode")
 		read -r _ _ have st < <(grep "^dev $p " "$out" || echo "dev $p none no-result")
-		chan=ata$((${p%.*} - 1)) dev=d${p#*.}
-		# The trace reader (tools/atalab trace grep) picks the records.
-		checks=$("$(trace_tool_binary)" grep --kind timing-summary --source "$chan" \
-			--dev "${dev#d}" --field checks "$dir/trace" | tail -n1) || checks=""
-		viol=$("$(trace_tool_binary)" grep --kind violation --source "$chan" --dev "${dev#d}" \
-			--count "$vfile") || viol=0
-		rules=$("$(trace_tool_binary)" grep --kind violation --source "$chan" --dev "${dev#d}" \
-			--field @0 "$vfile" | sort -u | paste -sd+ -) || rules=""
+		pos=ata$((${p%.*} - 1)).d${p#*.}
 		size=$MATRIX_DMA_SIZE
 		case "$want" in XFER_PIO_*) size=$MATRIX_PIO_SIZE ;; esac
 		if [ "$st" != ok ]; then
@@ -154,10 +152,10 @@ matrix_cells() {
 		elif [ "$images" = 1 ] && ! "$(ata_pattern_binary)" verify "$dir/disk$i.img" \
 			--size "$size" --seed $((SEED + i)) >/dev/null 2>&1; then
 			st="FAIL:image"
-		elif [ -z "$checks" ] || [ "$checks" = 0 ]; then
+		elif [ "${checks[$pos]:-0}" = 0 ]; then
 			st="FAIL:unchecked"
-		elif [ "$viol" != 0 ]; then
-			st="V$viol:$rules"
+		elif [ "${viol[$pos]:-0}" != 0 ]; then
+			st="V${viol[$pos]}:${rules[$pos]}"
 		fi
 		echo "cell $mode $p $st"
 		i=$((i + 1))
@@ -238,19 +236,19 @@ matrix_walk() {
 	} >"$dir/result"
 }
 
-# matrix_drive_mask DRIVE: the bits of config bytes 0x40-0x57 that belong
-# to drive 0-3 (IDETIM, SIDETIM, UDMACTL, UDMATIM, IDE_CONFIG), 24 numbers.
+# matrix_drive_mask DRIVE: sets mask (24 numbers) in the caller: the bits
+# of config bytes 0x40-0x57 that belong to drive 0-3 (IDETIM, SIDETIM,
+# UDMACTL, UDMATIM, IDE_CONFIG).
 matrix_drive_mask() {
-	local -a m=(0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0)
 	local d=$1 ch=$(($1 / 2)) unit=$(($1 % 2))
+	mask=(0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0)
 	if [ $unit = 0 ]; then
-		m[$((2 * ch))]=$((0x0f)) m[$((2 * ch + 1))]=$((0x33))
+		mask[$((2 * ch))]=$((0x0f)) mask[$((2 * ch + 1))]=$((0x33))
 	else
-		m[$((2 * ch))]=$((0xf0)) m[4]=$((0x0f << (4 * ch)))
+		mask[$((2 * ch))]=$((0xf0)) mask[4]=$((0x0f << (4 * ch)))
 	fi
-	m[8]=$((1 << d)) m[$((10 + ch))]=$((0x03 << (4 * unit)))
-	m[20]=$((1 << d)) m[21]=$((0x10 << d))
-	echo "${m[*]}"
+	mask[8]=$((1 << d)) mask[$((10 + ch))]=$((0x03 << (4 * unit)))
+	mask[20]=$((1 << d)) mask[21]=$((0x10 << d))
 }
 
 # matrix_expected_regs DIR: the registers walk step L (the caller's) should
@@ -258,19 +256,23 @@ matrix_drive_mask() {
 # mode; the other bits (decode enable, SITRE, cable reports, reserved) are
 # those of every fresh boot.
 matrix_expected_regs() {
-	local dir=$1 p mode i=0 k n b d
-	local -a want have mask
-	n=$(wc -w <<<"$modes")
-	read -ra want < <(grep '^regs ' "$dir/boot0/result" | cut -d' ' -f2-)
+	local dir=$1 p mode i=0 k n b d line
+	local -a want have mask m
+	read -ra m <<<"$modes"
+	n=${#m[@]}
+	line=$(grep -m1 '^regs ' "$dir/boot0/result") || return 1
+	read -ra want <<<"${line#regs }"
 	[ ${#want[@]} = 24 ] || return 1
 	while read -r p mode; do
-		k=$((($(matrix_mode_index "$mode") - i + n) % n))
-		read -ra have < <(grep '^regs ' "$dir/boot$k/result" | cut -d' ' -f2-)
+		for ((k = 0; k < n; k++)); do [ "${m[k]}" != "$mode" ] || break; done
+		k=$(((k - i + n) % n))
+		line=$(grep -m1 '^regs ' "$dir/boot$k/result") || return 1
+		read -ra have <<<"${line#regs }"
 		[ ${#have[@]} = 24 ] || return 1
 		d=$((2 * (${p%.*} - 1) + ${p#*.}))
-		read -ra mask < <(matrix_drive_mask $d)
+		matrix_drive_mask $d
 		for ((b = 0; b < 24; b++)); do
-			want[b]=$(printf '%02x' $(((0x${want[b]} & ~mask[b]) | (0x${have[b]} & mask[b]))))
+			printf -v "want[b]" '%02x' $(((0x${want[b]} & ~mask[b]) | (0x${have[b]} & mask[b])))
 		done
 		i=$((i + 1))
 	done < <(matrix_walk_assign)
@@ -333,11 +335,14 @@ matrix_table() {
 	printf '\n|------|'
 	for p in $positions; do printf -- '----|'; done
 	echo
+	local -A cells=()
+	while read -r _ m p cell; do
+		[ -n "${cells[$m $p]:-}" ] || cells[$m $p]=$cell
+	done < <(cat "$dir"/boot*/result 2>/dev/null | grep '^cell ')
 	for m in $modes; do
 		printf '| %s |' "$m"
 		for p in $positions; do
-			cell=$(awk -v m="$m" -v p="$p" '$1 == "cell" && $2 == m && $3 == p { print $4 }' \
-				"$dir"/boot*/result | head -n1)
+			cell=${cells[$m $p]:-}
 			printf ' %s |' "${cell:-FAIL:no-result}"
 			[ "${cell:-x}" = ok ] || [ $rc = 3 ] || rc=1
 		done
