@@ -24,6 +24,7 @@ same() {
 same "hashing again"
 echo a2 >"$src/a.c"; differs "a content edit"; echo a >"$src/a.c"
 chmod +x "$src/a.c"; differs "a mode change"; chmod -x "$src/a.c"
+chmod +x "$src/sub dir/b file.h"; differs "a mode change inside a folder"; chmod -x "$src/sub dir/b file.h"
 mv "$src/sub dir/b file.h" "$src/sub dir/c file.h"; differs "a rename"
 mv "$src/sub dir/c file.h" "$src/sub dir/b file.h"
 touch "$src/new.c"; differs "a new file"; rm "$src/new.c"

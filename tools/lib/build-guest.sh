@@ -9,6 +9,7 @@ atalab_models_binary() { echo "$ATALAB_CACHE/host-tools/atalab-models"; }
 
 # Static, so it runs in the guest's busybox userland and on the host alike.
 guest_tools_key() {
+	key_memo guest_tools_key && return 0
 	hash_text "$(hash_inputs "$ATALAB_ROOT/tools/ata-pattern")" "$(host_toolchain)" \
 		"$(hash_recipe build_guest_tools)"
 }
@@ -98,6 +99,7 @@ driver_sources() {
 # so build a copy.  The Kconfig symbols are set on the command line, as
 # an in-tree =m build would set them.
 driver_key() {
+	key_memo driver_key && return 0
 	local -a src
 	mapfile -t src < <(driver_sources)
 	hash_text "$(kernel_key)" "$(hash_inputs "${src[@]}")" "$(hash_recipe build_driver)"

@@ -53,6 +53,7 @@ kernel_make() {
 }
 
 kernel_key() {
+	key_memo kernel_key && return 0
 	local -a fragments
 	mapfile -t fragments < <(kernel_fragments)
 	hash_text "$(kernel_pkg_version)" "$(host_toolchain)" \

@@ -14,11 +14,15 @@ ATALAB_BUILD_STEPS=(qemu kernel driver host_tools guest_tools initramfs)
 
 # The steps whose output does not match their inputs, into "stale".
 build_stale_steps() {
-	local step
+	local step key
 	stale=()
+	for key in kernel_key driver_key guest_tools_key; do
+		ATALAB_KEY_MEMO[$key]=$("$key")
+	done
 	for step in "${ATALAB_BUILD_STEPS[@]}"; do
 		"build_${step}_fresh" || stale+=("$step")
 	done
+	ATALAB_KEY_MEMO=()
 }
 
 # What build_all verified: this tree and cache, the kernel variant and the

@@ -41,21 +41,33 @@ ATALAB_HASH_IGNORE=(-name '*~' -o -name '.*.sw?' -o -name '*.swp' -o -name '#*#'
 # directory) and permission bits, stable across checkouts.  Used to key
 # cached build outputs; editor swap files do not count.
 hash_inputs() {
-	local p
+	local p name h
+	local -a files
 	for p in "$@"; do
+		name=${p%/}
+		name=${name##*/}
 		if [ -d "$p" ]; then
-			printf 'dir %s\n' "$(basename "$p")"
-			(cd "$p" && find -L . -type f ! \( "${ATALAB_HASH_IGNORE[@]}" \) -print0 |
-				LC_ALL=C sort -z | xargs -0 -r stat -L -c '%a %n' &&
-				find -L . -type f ! \( "${ATALAB_HASH_IGNORE[@]}" \) -print0 |
-				LC_ALL=C sort -z | xargs -0 -r sha256sum)
+			printf 'dir %s\n' "$name"
+			mapfile -d '' files < <(cd "$p" &&
+				find -L . -type f ! \( "${ATALAB_HASH_IGNORE[@]}" \) -print0 | LC_ALL=C sort -z)
+			[ ${#files[@]} = 0 ] ||
+				(cd "$p" && stat -L -c '%a %n' "${files[@]}" && sha256sum "${files[@]}")
 		elif [ -e "$p" ]; then
-			printf '%s %s %s\n' "$(stat -L -c %a "$p")" \
-				"$(sha256sum <"$p" | cut -d' ' -f1)" "$(basename "$p")"
+			h=$(sha256sum <"$p")
+			printf '%s %s %s\n' "$(stat -L -c %a "$p")" "${h%% *}" "$name"
 		else
 			printf 'missing %s\n' "$p"
 		fi
 	done | sha256sum | cut -c1-16
+}
+
+# Keys that other keys include (the kernel's in the driver's and the
+# initramfs's), computed once per build check: build_stale_steps fills
+# ATALAB_KEY_MEMO, and key_memo FUNC prints FUNC's entry (false when none).
+declare -gA ATALAB_KEY_MEMO=()
+key_memo() {
+	[ -n "${ATALAB_KEY_MEMO[$1]:-}" ] || return 1
+	printf '%s\n' "${ATALAB_KEY_MEMO[$1]}"
 }
 
 # Hash of the definitions of shell functions: the build recipes themselves
