@@ -69,6 +69,11 @@ expect 2 "matrix: unknown personality 'ich6' \(known: piix3 piix4 ich5-80 ich5-4
 	matrix --personality ich6
 expect 2 "--jobs wants a positive number, got '0'" -- matrix --jobs 0
 expect 2 "matrix: unknown option '--fast'" -- matrix --fast
+expect 2 "explore: --budget wants a time like 90s, 30m or 2h, got '10x'" -- explore --budget 10x /tmp/x
+expect 2 "explore: --personality wants one of piix3 piix4 ich5 ich5-sata, got 'ich6'" -- explore --personality ich6 /tmp/x
+expect 2 "explore: wants one DIR \(the corpus and findings\), got 0 words" -- explore --runs 3
+expect 2 "explore: --runs wants a positive number, got '0'" -- explore --runs 0 /tmp/x
+expect 2 "explore: unknown option '--fast'" -- explore --fast /tmp/x
 expect 2 "usage: atalab driver patches" -- driver
 expect 2 "driver: unknown subcommand 'publish'" -- driver publish
 expect 2 "fuzz: --time wants a positive number, got 'x'" -- fuzz --time x

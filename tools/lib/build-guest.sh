@@ -41,17 +41,20 @@ host_tools_dir() { echo "$ATALAB_CACHE/host-tools"; }
 fault_check_binary() { echo "$(host_tools_dir)/fault-check"; }
 scenario_binary() { echo "$(host_tools_dir)/atalab-scenario"; }
 trace_tool_binary() { echo "$(host_tools_dir)/atalab-trace"; }
+explore_binary() { echo "$(host_tools_dir)/atalab-explore"; }
 
 host_tools_key() {
 	hash_text "$(hash_inputs "$ATALAB_ROOT/tools/atalab-models" "$ATALAB_ROOT/tools/fault-check" \
-		"$ATALAB_ROOT/tools/scenario" "$ATALAB_ROOT/tools/trace" "$ATALAB_ROOT/qemu-device/core")" \
+		"$ATALAB_ROOT/tools/scenario" "$ATALAB_ROOT/tools/trace" "$ATALAB_ROOT/tools/explore" \
+		"$ATALAB_ROOT/qemu-device/core")" \
 		"$(host_toolchain)" "$(hash_recipe build_host_tools build_host_tool)"
 }
 
 build_host_tools_fresh() {
 	local key out
 	key=$(host_tools_key)
-	for out in "$(atalab_models_binary)" "$(fault_check_binary)" "$(scenario_binary)" "$(trace_tool_binary)"; do
+	for out in "$(atalab_models_binary)" "$(fault_check_binary)" "$(scenario_binary)" "$(trace_tool_binary)" \
+		"$(explore_binary)"; do
 		[ -x "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$key" ] || return 1
 	done
 }
@@ -82,8 +85,10 @@ build_host_tools() {
 		"$ATALAB_ROOT/tools/trace/trace-read.c" "$core/trace/trace-records.c"
 	build_host_tool "$(trace_tool_binary)" atalab-trace -I"$ATALAB_ROOT/tools/trace" \
 		"$ATALAB_ROOT/tools/trace"/*.c "$core"/*.c "$core"/*/*.c
+	build_host_tool "$(explore_binary)" atalab-explore "$ATALAB_ROOT/tools/explore/atalab-explore.c"
 	key=$(host_tools_key)
-	for out in "$(atalab_models_binary)" "$(fault_check_binary)" "$(scenario_binary)" "$(trace_tool_binary)"; do
+	for out in "$(atalab_models_binary)" "$(fault_check_binary)" "$(scenario_binary)" "$(trace_tool_binary)" \
+		"$(explore_binary)"; do
 		echo "$key" >"$out.stamp"
 	done
 }

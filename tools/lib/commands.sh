@@ -17,6 +17,7 @@ ATALAB_COMMANDS=(
 	"fault|fault|add, remove, list or clear fault rules of a running guest (QMP)"
 	"scenario|scenario|fault-injection runs with a verdict (tests/scenarios/)"
 	"trace|trace|check, select, diff, replay and draw register traces"
+	"explore|explore|coverage-guided search of fault space for error-path bugs"
 	"matrix|matrix|every transfer mode on every drive position, checked by the model"
 	"driver|driver|driver/ as a kernel patch series, and built in the kernel tree"
 	"test|test|run the test suites (unit, style, tools, guest, debug, fuzz)"

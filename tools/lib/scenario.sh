@@ -149,10 +149,7 @@ cmd_scenario() {
 		coverage_enter
 		export ATALAB_COVERAGE=1
 	fi
-	# What the runs are made with (jobs record it and check it).
-	ATALAB_INPUTS="qemu=$(cat "$(qemu_build_dir)/.atalab-stamp") kernel=$(cat "$(kernel_build_dir)/.atalab-stamp")"
-	ATALAB_INPUTS+=" driver=$(cat "$(driver_build_dir)/.atalab-stamp") initramfs=$(cat "$(initramfs_path).stamp")"
-	export ATALAB_INPUTS
+	scenario_export_inputs
 	local rc=0
 	case "$mode" in
 	emit-jobs) "$runner" emit-jobs "${driver[@]}" "$dir" "${files[@]}" ;;
@@ -179,6 +176,13 @@ cmd_scenario() {
 		return $rc
 		;;
 	esac
+}
+
+# What the runs are made with, for the runner (jobs record it and check it).
+scenario_export_inputs() {
+	ATALAB_INPUTS="qemu=$(cat "$(qemu_build_dir)/.atalab-stamp") kernel=$(cat "$(kernel_build_dir)/.atalab-stamp")"
+	ATALAB_INPUTS+=" driver=$(cat "$(driver_build_dir)/.atalab-stamp") initramfs=$(cat "$(initramfs_path).stamp")"
+	export ATALAB_INPUTS
 }
 
 # scenario_keep_traces WORK DIR SUFFIX: each run's trace (WORK/NAME/trace)

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# tools/atalab explore's parts without a guest: the oracles' verdicts on
+# hand-made runs (an oops line, a hung task, a guest killed at its timeout,
+# a broken QEMU, a core bug record, a clean run), one signature for one bug
+# found twice, the draws (deterministic per seed, every draw and mutation a
+# scenario the checker accepts) and the coverage set (new lines counted
+# once, per-file figures).
+. "$(dirname "$0")/lib.sh"
+load_atalab
+set +u
+build_all >/dev/null 2>&1 || { echo "FAIL: the build failed" >&2; exit 1; }
+ex=$(explore_binary)
+TRACE_HEAD=$(grep '^#' "$ATALAB_ROOT/traces/golden/piix4-ata_piix-dma.trace")
+
+# job NAME CONSOLE-LINE [TRACE-RECORD]: a finished run's folder.
+job() {
+	mkdir -p "$WORK/$1"
+	printf '[    0.100000] Linux version 6.1\n%s\n[    1.200000] reboot: Power down\n' "$2" >"$WORK/$1/console.log"
+	printf '%s\n%s\n' "$TRACE_HEAD" "${3:-}" | sed '/^$/d' >"$WORK/$1/trace"
+	echo "atalab-scenario: $1: guest run ended" >"$WORK/$1/stderr"
+}
+verdict() {     # verdict NAME STATUS WANT-PREFIX
+	local v
+	v=$(explore_judge "$WORK/$1" "$2")
+	[[ "$v" == "$3"* ]] && ok "$1 (exit $2): $v" || bad "$1 (exit $2): '$v', wanted '$3...'"
+}
+job clean "[    0.900000] ata1.00: configured for UDMA/33"
+verdict clean 0 ok
+job warn "[    0.950000] WARNING: CPU: 0 PID: 61 at drivers/ata/libata-eh.c:1234 ata_eh_finish+0x3c/0x90"
+verdict warn 0 "oops: WARNING: CPU: 0 PID: 61 at drivers/ata/libata-eh.c:1234"
+job null "[    0.950000] BUG: kernel NULL pointer dereference, address: 0000000000000008"
+verdict null 1 "oops: BUG: kernel NULL pointer"
+job hung "[  122.950000] INFO: task dd:77 blocked for more than 120 seconds."
+verdict hung 0 "oops: INFO: task dd:77 blocked"
+job lock "[    0.950000] WARNING: possible recursive locking detected"
+verdict lock 0 "oops: WARNING: possible recursive locking"
+job slow "[    0.900000] ata1: soft resetting link"
+verdict slow 124 "hang: "
+verdict slow 125 "broken: "
+verdict slow none "broken: "
+job bug "[    0.900000] ata1.00: configured for UDMA/33" "5 ata0 bug d0 drq-without-command seq=3"
+verdict bug 0 "core-bug: "
+a=$(explore_signature "oops: WARNING: CPU: 0 PID: 61 at drivers/ata/libata-eh.c:1234 ata_eh_finish+0x3c/0x90")
+b=$(explore_signature "oops: WARNING: CPU: 1 PID: 803 at drivers/ata/libata-eh.c:1234 ata_eh_finish+0x40/0x90")
+c=$(explore_signature "oops: WARNING: CPU: 0 PID: 61 at drivers/ata/libata-sff.c:1234 ata_sff_hsm_move+0x3c/0x90")
+[ "$a" = "$b" ] && ok "one bug found twice is one finding: $a" || bad "two signatures for one bug: $a / $b"
+[ "$a" != "$c" ] && ok "two bugs are two findings" || bad "one signature for two bugs: $a"
+
+# Draws: the same seed, the same scenario; fresh draws and mutations check.
+"$ex" gen 42 >"$WORK/g1.scenario" && "$ex" gen 42 >"$WORK/g2.scenario" &&
+	cmp -s "$WORK/g1.scenario" "$WORK/g2.scenario" && ok "gen 42 twice: the same scenario" ||
+	bad "gen 42 drew two different scenarios"
+mkdir -p "$WORK/draws"
+for i in $(seq 1 150); do
+	"$ex" gen "$i" >"$WORK/draws/fresh$i.scenario" || bad "gen $i failed"
+	"$ex" gen $((i + 5000)) "$WORK/draws/fresh$i.scenario" >"$WORK/draws/mut$i.scenario" || bad "gen mutating $i failed"
+done
+cmp -s "$WORK/draws/fresh1.scenario" "$WORK/draws/mut1.scenario" && bad "a mutation changed nothing"
+kinds=$(sed -n 's/^rule[.0-9]* = \([a-z-]*\) .*/\1/p' "$WORK"/draws/*.scenario | sort -u | wc -l)
+[ "$kinds" = 17 ] && ok "300 draws use all 17 fault kinds" || bad "300 draws use $kinds fault kinds, not 17"
+out=$("$(scenario_binary)" check "$WORK"/draws/*.scenario 2>&1) && ok "300 draws: $out" ||
+	bad "drawn scenarios the checker refuses: $(head -n 5 <<<"$out")"
+"$ex" gen 1 "$WORK/clean/console.log" >/dev/null 2>"$WORK/err" && bad "a parent that is no scenario was taken" ||
+	ok "a bad parent: $(cat "$WORK/err")"
+
+# The coverage set: two lcov tracefiles.
+info() {        # info FILE "SF DA..." : an lcov tracefile
+	local f=$1 rec da
+	shift
+	: >"$f"
+	for rec in "$@"; do
+		printf 'SF:/src/linux/drivers/ata/%s\n' "${rec%% *}" >>"$f"
+		for da in ${rec#* }; do echo "DA:$da" >>"$f"; done
+		echo end_of_record >>"$f"
+	done
+}
+info "$WORK/a.info" "libata-eh.c 10,1 11,0 12,5" "libata-sff.c 3,0" "other.c 1,9"
+info "$WORK/b.info" "libata-eh.c 10,2 11,1 13,0" "libata-sff.c 3,0 4,0"
+set1=$("$ex" cover "$WORK/cov.set" "$WORK/a.info")
+set2=$("$ex" cover "$WORK/cov.set" "$WORK/b.info")
+set3=$("$ex" cover "$WORK/cov.set" "$WORK/b.info")
+[ "$set1" = "new 2 hit 2 found 4" ] && ok "first run: $set1" || bad "first run: $set1 (want new 2 hit 2 found 4)"
+[ "$set2" = "new 1 hit 3 found 6" ] && ok "second run: $set2" || bad "second run: $set2 (want new 1 hit 3 found 6)"
+[ "$set3" = "new 0 hit 3 found 6" ] && ok "the same run again: $set3" || bad "the same run again: $set3"
+[ "$("$ex" count "$WORK/cov.set")" = "hit 3 found 6" ] && ok "count: hit 3 found 6" || bad "count: $("$ex" count "$WORK/cov.set")"
+"$ex" summary "$WORK/cov.set" | grep -qx 'coverage: libata-eh.c     75.0% of lines (3 of 4)' &&
+	ok "summary: libata-eh.c 3 of 4" || bad "summary: $("$ex" summary "$WORK/cov.set")"
+echo "junk" >>"$WORK/cov.set"
+"$ex" count "$WORK/cov.set" 2>"$WORK/err" >/dev/null && bad "a broken set was read" ||
+	ok "a broken set: $(cat "$WORK/err")"
+finish

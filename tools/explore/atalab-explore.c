@@ -1,0 +1,532 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * atalab-explore: the data side of `tools/atalab explore` (tools/lib/
+ * explore.sh runs the guests).
+ *
+ *   atalab-explore gen SEED [PARENT]   a scenario on stdout: fault rules and
+ *                                      a workload drawn with SEED, or PARENT
+ *                                      (a corpus scenario) mutated
+ *   atalab-explore cover SET INFO      fold an lcov tracefile into the
+ *                                      coverage set SET; prints "new N hit H
+ *                                      found F"
+ *   atalab-explore count SET           prints "hit H found F"
+ *   atalab-explore summary SET         lines hit and found per source file
+ *
+ * The coverage set is a text file, one line per source line: "H file:line"
+ * (executed in some run) or "F file:line" (instrumented, not executed yet).
+ * Only the files explore is about count (libata's core, EH, SFF and SCSI
+ * layers and the PIIX drivers).
+ */
+#include <glib.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The guest workloads: what the guest does while the rules are loaded. */
+typedef struct {
+    const char *name;
+    const char *run;
+    const char *append;     /* extra kernel command line, or NULL */
+} Workload;
+
+static const Workload workloads[] = {
+    { "probe", "true", NULL },
+    { "read-dma", "dd if=/dev/$DISK0 of=/dev/null bs=64k count=128 iflag=direct", NULL },
+    { "read-pio", "dd if=/dev/$DISK0 of=/dev/null bs=64k count=16 iflag=direct",
+      "libata.dma=0" },
+    { "write-dma", "dd if=/dev/zero of=/dev/$DISK0 bs=64k count=32 seek=64 oflag=direct",
+      NULL },
+    { "write-flush", "dd if=/dev/zero of=/dev/$DISK0 bs=4k count=16 seek=900 conv=fsync",
+      NULL },
+    { "pattern", "pattern-rw /dev/$DISK0 1M 5", NULL },
+    { "smart", "smartctl -a /dev/$DISK0; hdparm -I /dev/$DISK0", NULL },
+    { "mixed", "dd if=/dev/$DISK0 of=/dev/null bs=4k count=64 skip=2000 iflag=direct; "
+      "dd if=/dev/zero of=/dev/$DISK0 bs=4k count=8 seek=3000 oflag=direct conv=fsync; "
+      "hdparm -f /dev/$DISK0", NULL },
+};
+
+/* Fault kinds (docs/faults.md) and the keys each one takes. */
+enum { K_CLASS = 1, K_LBA = 2, K_DELAY = 4, K_FOR = 8, K_VIOLATION = 16,
+       K_BITS = 32, K_DIR = 64, K_IRQ = 128, K_LOSS = 256 };
+
+typedef struct {
+    const char *kind;
+    unsigned keys;
+    const char *classes;    /* the classes it applies to, ';'-separated */
+} Kind;
+
+static const Kind kinds[] = {
+    { "unc", K_CLASS | K_LBA, "read" },
+    { "amnf", K_CLASS | K_LBA, "read" },
+    { "idnf", K_CLASS | K_LBA, "read;write;any" },
+    { "abrt", K_CLASS | K_LBA, "read;write;flush;identify;other;any" },
+    { "write-fault", K_CLASS | K_LBA, "write" },
+    { "df", K_CLASS | K_LBA, "read;write;flush;any" },
+    { "icrc", K_CLASS | K_LBA, "read;write" },
+    { "timeout", K_CLASS | K_LBA, "read;write;flush;identify;other;any" },
+    { "lost-irq", K_CLASS | K_LBA, "read;write;flush;identify;other;any" },
+    { "spurious-irq", K_CLASS | K_LBA, "read;write;flush;any" },
+    { "bm-error", K_CLASS | K_LBA | K_IRQ, "read;write" },
+    { "protocol", K_CLASS | K_LBA | K_VIOLATION, "read;write;identify;any" },
+    { "latency", K_CLASS | K_LBA | K_DELAY, "read;write;flush;any" },
+    { "reset-fail", K_FOR, NULL },
+    { "remove", K_CLASS | K_LBA | K_FOR, "read;write;flush;any" },
+    { "corrupt", K_LBA | K_BITS | K_DIR, NULL },
+    { "power-cut", K_CLASS | K_LBA | K_LOSS, "write;flush;any" },
+};
+
+#define DISK_SECTORS 32768      /* disk-size 16M */
+#define MAX_RULES 4
+
+static const char *pick(GRand *r, const char *list)
+{
+    g_auto(GStrv) v = g_strsplit(list, ";", -1);
+    static char buf[32];
+
+    g_strlcpy(buf, v[g_rand_int_range(r, 0, g_strv_length(v))], sizeof(buf));
+    return buf;
+}
+
+/* The trigger: which of a rule's matches fire, and how many times. */
+static void gen_trigger(GRand *r, GString *g)
+{
+    switch (g_rand_int_range(r, 0, 5)) {
+    case 0:
+        g_string_append_printf(g, " on=nth:%d", g_rand_int_range(r, 1, 6));
+        return;
+    case 1:
+        g_string_append_printf(g, " on=after:%d", g_rand_int_range(r, 1, 30));
+        break;
+    case 2:
+        g_string_append_printf(g, " on=every:%d", g_rand_int_range(r, 2, 6));
+        break;
+    case 3:
+        g_string_append_printf(g, " on=prob:0.%d", g_rand_int_range(r, 1, 6));
+        break;
+    default:
+        break;
+    }
+    switch (g_rand_int_range(r, 0, 3)) {
+    case 0:
+        g_string_append(g, " times=once");
+        break;
+    case 1:
+        g_string_append_printf(g, " times=%d", g_rand_int_range(r, 2, 8));
+        break;
+    default:
+        g_string_append(g, " times=forever");
+        break;
+    }
+}
+
+/* One rule of KIND with id ID, in the rule-file syntax. */
+static char *gen_rule(GRand *r, const Kind *k, const char *id)
+{
+    GString *g = g_string_new(k->kind);
+    static const char *const violations[] = { "drq-count", "status-phase", "irq-early" };
+
+    g_string_append_printf(g, " id=%s drive=0", id);
+    if ((k->keys & K_CLASS) && k->classes) {
+        g_string_append_printf(g, " class=%s", pick(r, k->classes));
+    }
+    /* Half the rules leave probing alone: a range where the workloads go. */
+    if ((k->keys & K_LBA) && g_rand_boolean(r)) {
+        g_string_append_printf(g, " lba=%d+%d", g_rand_int_range(r, 0, DISK_SECTORS - 64),
+                               g_rand_int_range(r, 1, 65));
+    }
+    if (k->keys & K_DELAY) {
+        g_string_append_printf(g, " delay=%dms", g_rand_int_range(r, 1, 3000));
+    }
+    if (k->keys & K_FOR) {
+        if (g_rand_int_range(r, 0, 4)) {
+            g_string_append_printf(g, " for=%dms", g_rand_int_range(r, 10, 4000));
+        } else {
+            g_string_append(g, " for=forever");
+        }
+    }
+    if (k->keys & K_VIOLATION) {
+        g_string_append_printf(g, " violation=%s",
+                               violations[g_rand_int_range(r, 0, 3)]);
+    }
+    if (k->keys & K_BITS) {
+        g_string_append_printf(g, " bits=%d", g_rand_int_range(r, 1, 17));
+    }
+    if (k->keys & K_DIR) {
+        g_string_append_printf(g, " dir=%s", g_rand_boolean(r) ? "read" : "write");
+    }
+    if (k->keys & K_IRQ) {
+        g_string_append_printf(g, " irq=%s", g_rand_boolean(r) ? "yes" : "no");
+    }
+    if (k->keys & K_LOSS) {
+        g_string_append_printf(g, " loss=0.%d", g_rand_int_range(r, 1, 10));
+    }
+    gen_trigger(r, g);
+    return g_string_free(g, false);
+}
+
+static const Workload *workload_named(const char *name)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(workloads); i++) {
+        if (!strcmp(workloads[i].name, name)) {
+            return &workloads[i];
+        }
+    }
+    return NULL;
+}
+
+static char *random_rule(GRand *r, unsigned n)
+{
+    g_autofree char *id = g_strdup_printf("r%u", n);
+
+    return gen_rule(r, &kinds[g_rand_int_range(r, 0, G_N_ELEMENTS(kinds))], id);
+}
+
+static void print_scenario(const Workload *w, GPtrArray *rules, const char *from)
+{
+    printf("# Drawn by tools/atalab explore%s%s.\n", from ? " from " : "", from ? from : "");
+    printf("[scenario]\ndescription = explore workload=%s\ndisks = 1\ntimeout = 90\n", w->name);
+    if (w->append) {
+        printf("append = %s\n", w->append);
+    }
+    printf("\n[faults]\n");
+    for (unsigned i = 0; i < rules->len; i++) {
+        if (i) {
+            printf("rule.%u = %s\n", i + 1, (char *)rules->pdata[i]);
+        } else {
+            printf("rule = %s\n", (char *)rules->pdata[i]);
+        }
+    }
+    printf("\n[workload]\nscsi-timeout = 2\nretries = 1\nrun = %s\n\n[expect]\n", w->run);
+}
+
+/* A parent's workload and rules: what gen mutates. */
+static bool load_parent(const char *path, const Workload **w, GPtrArray *rules)
+{
+    g_autoptr(GKeyFile) kf = g_key_file_new();
+    g_autoptr(GError) err = NULL;
+    g_autofree char *desc = NULL;
+    g_auto(GStrv) keys = NULL;
+    const char *name;
+
+    if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &err)) {
+        fprintf(stderr, "atalab-explore: %s: %s\n", path, err->message);
+        return false;
+    }
+    desc = g_key_file_get_string(kf, "scenario", "description", NULL);
+    name = desc ? strstr(desc, "workload=") : NULL;
+    *w = name ? workload_named(name + strlen("workload=")) : NULL;
+    if (!*w) {
+        fprintf(stderr, "atalab-explore: %s: not a scenario explore drew "
+                "(no known workload= in its description)\n", path);
+        return false;
+    }
+    keys = g_key_file_get_keys(kf, "faults", NULL, NULL);
+    for (unsigned i = 0; keys && keys[i]; i++) {
+        char *v = g_key_file_get_string(kf, "faults", keys[i], NULL);
+        char *hash = v ? strchr(v, '#') : NULL;
+
+        if (hash) {
+            *hash = 0;
+        }
+        g_ptr_array_add(rules, g_strdup(g_strstrip(v)));
+        g_free(v);
+    }
+    return true;
+}
+
+/* Rule ids r1..rN in order, after a mutation added or dropped one. */
+static void renumber(GPtrArray *rules)
+{
+    for (unsigned i = 0; i < rules->len; i++) {
+        g_auto(GStrv) t = g_strsplit(rules->pdata[i], " ", -1);
+
+        for (unsigned j = 0; t[j]; j++) {
+            if (g_str_has_prefix(t[j], "id=")) {
+                g_free(t[j]);
+                t[j] = g_strdup_printf("id=r%u", i + 1);
+            }
+        }
+        g_free(rules->pdata[i]);
+        rules->pdata[i] = g_strjoinv(" ", t);
+    }
+}
+
+/* One mutation of a parent: a rule redrawn, added or dropped, a trigger
+ * redrawn, or another workload. */
+static void mutate(GRand *r, const Workload **w, GPtrArray *rules)
+{
+    unsigned i = rules->len ? g_rand_int_range(r, 0, rules->len) : 0;
+
+    switch (g_rand_int_range(r, 0, 5)) {
+    case 0:
+        *w = &workloads[g_rand_int_range(r, 0, G_N_ELEMENTS(workloads))];
+        return;
+    case 1:
+        if (rules->len < MAX_RULES) {
+            g_ptr_array_add(rules, random_rule(r, rules->len + 1));
+            return;
+        }
+        /* fall through */
+    case 2:
+        if (rules->len > 1) {
+            g_ptr_array_remove_index(rules, i);
+            renumber(rules);
+            return;
+        }
+        /* fall through */
+    case 3: {
+        /* The same kind and keys, the trigger drawn again. */
+        g_auto(GStrv) t = g_strsplit(rules->pdata[i], " ", -1);
+        GString *g = g_string_new(NULL);
+
+        for (unsigned j = 0; t[j]; j++) {
+            if (!g_str_has_prefix(t[j], "on=") && !g_str_has_prefix(t[j], "times=")) {
+                g_string_append_printf(g, "%s%s", j ? " " : "", t[j]);
+            }
+        }
+        gen_trigger(r, g);
+        g_free(rules->pdata[i]);
+        rules->pdata[i] = g_string_free(g, false);
+        return;
+    }
+    default:
+        g_free(rules->pdata[i]);
+        rules->pdata[i] = random_rule(r, i + 1);
+        return;
+    }
+}
+
+static int cmd_gen(guint64 seed, const char *parent)
+{
+    GRand *r = g_rand_new_with_seed_array((const guint32[]) { seed, seed >> 32 }, 2);
+    g_autoptr(GPtrArray) rules = g_ptr_array_new_with_free_func(g_free);
+    const Workload *w;
+
+    if (parent) {
+        if (!load_parent(parent, &w, rules)) {
+            return 2;
+        }
+        for (int n = g_rand_int_range(r, 1, 3); n > 0; n--) {
+            mutate(r, &w, rules);
+        }
+    } else {
+        w = &workloads[g_rand_int_range(r, 0, G_N_ELEMENTS(workloads))];
+        for (int n = g_rand_int_range(r, 1, 3); n > 0; n--) {
+            g_ptr_array_add(rules, random_rule(r, rules->len + 1));
+        }
+    }
+    print_scenario(w, rules, parent);
+    g_rand_free(r);
+    return 0;
+}
+
+/* The files explore is about, by the end of their path. */
+static const char *const target_files[] = {
+    "/drivers/ata/libata-core.c", "/drivers/ata/libata-eh.c", "/drivers/ata/libata-sff.c",
+    "/drivers/ata/libata-scsi.c", "/drivers/ata/ata_piix.c", "/atalab_piix.c",
+};
+
+static const char *target_name(const char *path)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(target_files); i++) {
+        if (g_str_has_suffix(path, target_files[i])) {
+            return strrchr(target_files[i], '/') + 1;
+        }
+    }
+    return NULL;
+}
+
+/* SET's lines into LINES: "file:line" -> TRUE (hit) or FALSE (found). */
+static bool load_set(const char *path, GHashTable *lines)
+{
+    g_autofree char *text = NULL;
+    g_auto(GStrv) v = NULL;
+
+    if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
+        return true;
+    }
+    if (!g_file_get_contents(path, &text, NULL, NULL)) {
+        fprintf(stderr, "atalab-explore: cannot read %s\n", path);
+        return false;
+    }
+    v = g_strsplit(text, "\n", -1);
+    for (unsigned i = 0; v[i]; i++) {
+        if ((v[i][0] == 'H' || v[i][0] == 'F') && v[i][1] == ' ') {
+            g_hash_table_insert(lines, g_strdup(v[i] + 2), GINT_TO_POINTER(v[i][0] == 'H'));
+        } else if (v[i][0]) {
+            fprintf(stderr, "atalab-explore: %s:%u: not a coverage line\n", path, i + 1);
+            return false;
+        }
+    }
+    return true;
+}
+
+static int compare_str(gconstpointer a, gconstpointer b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool save_set(const char *path, GHashTable *lines)
+{
+    g_autofree char *tmp = g_strconcat(path, ".tmp", NULL);
+    g_autofree gpointer *keys = NULL;
+    guint n;
+    GString *g = g_string_new(NULL);
+    bool ok;
+
+    keys = g_hash_table_get_keys_as_array(lines, &n);
+    qsort(keys, n, sizeof(*keys), compare_str);
+    for (guint i = 0; i < n; i++) {
+        g_string_append_printf(g, "%c %s\n",
+                               g_hash_table_lookup(lines, keys[i]) ? 'H' : 'F',
+                               (char *)keys[i]);
+    }
+    ok = g_file_set_contents(tmp, g->str, g->len, NULL) && !rename(tmp, path);
+    g_string_free(g, true);
+    if (!ok) {
+        fprintf(stderr, "atalab-explore: cannot write %s\n", path);
+    }
+    return ok;
+}
+
+static int cmd_cover(const char *set, const char *info)
+{
+    g_autoptr(GHashTable) lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    g_autofree char *text = NULL;
+    g_auto(GStrv) v = NULL;
+    const char *file = NULL;
+    unsigned added = 0, hit = 0, found = 0;
+    GHashTableIter it;
+    gpointer value;
+
+    if (!load_set(set, lines)) {
+        return 2;
+    }
+    if (!g_file_get_contents(info, &text, NULL, NULL)) {
+        fprintf(stderr, "atalab-explore: cannot read %s\n", info);
+        return 2;
+    }
+    v = g_strsplit(text, "\n", -1);
+    for (unsigned i = 0; v[i]; i++) {
+        unsigned line;
+        unsigned long long count;
+        g_autofree char *key = NULL;
+        gpointer old;
+        bool known;
+
+        if (g_str_has_prefix(v[i], "SF:")) {
+            file = target_name(v[i] + 3);
+            continue;
+        }
+        if (!file || sscanf(v[i], "DA:%u,%llu", &line, &count) != 2) {
+            continue;
+        }
+        key = g_strdup_printf("%s:%u", file, line);
+        known = g_hash_table_lookup_extended(lines, key, NULL, &old);
+        if (count && (!known || !old)) {
+            added++;
+            g_hash_table_replace(lines, g_steal_pointer(&key), GINT_TO_POINTER(1));
+        } else if (!known) {
+            g_hash_table_insert(lines, g_steal_pointer(&key), GINT_TO_POINTER(0));
+        }
+    }
+    g_hash_table_iter_init(&it, lines);
+    while (g_hash_table_iter_next(&it, NULL, &value)) {
+        found++;
+        hit += value != NULL;
+    }
+    if (!save_set(set, lines)) {
+        return 2;
+    }
+    printf("new %u hit %u found %u\n", added, hit, found);
+    return 0;
+}
+
+static int cmd_count(const char *set)
+{
+    g_autoptr(GHashTable) lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    unsigned hit = 0;
+    GHashTableIter it;
+    gpointer value;
+
+    if (!load_set(set, lines)) {
+        return 2;
+    }
+    g_hash_table_iter_init(&it, lines);
+    while (g_hash_table_iter_next(&it, NULL, &value)) {
+        hit += value != NULL;
+    }
+    printf("hit %u found %u\n", hit, g_hash_table_size(lines));
+    return 0;
+}
+
+static int cmd_summary(const char *set)
+{
+    g_autoptr(GHashTable) lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    unsigned hit[G_N_ELEMENTS(target_files)] = { 0 }, found[G_N_ELEMENTS(target_files)] = { 0 };
+    unsigned th = 0, tf = 0;
+    GHashTableIter it;
+    gpointer key, value;
+
+    if (!load_set(set, lines)) {
+        return 2;
+    }
+    g_hash_table_iter_init(&it, lines);
+    while (g_hash_table_iter_next(&it, &key, &value)) {
+        for (size_t i = 0; i < G_N_ELEMENTS(target_files); i++) {
+            const char *name = strrchr(target_files[i], '/') + 1;
+            size_t len = strlen(name);
+
+            if (!strncmp(key, name, len) && ((char *)key)[len] == ':') {
+                found[i]++;
+                hit[i] += value != NULL;
+            }
+        }
+    }
+    for (size_t i = 0; i < G_N_ELEMENTS(target_files); i++) {
+        if (found[i]) {
+            printf("coverage: %-14s %5.1f%% of lines (%u of %u)\n",
+                   strrchr(target_files[i], '/') + 1, 100.0 * hit[i] / found[i],
+                   hit[i], found[i]);
+            th += hit[i];
+            tf += found[i];
+        }
+    }
+    printf("coverage: all            %5.1f%% of lines (%u of %u)\n",
+           tf ? 100.0 * th / tf : 0.0, th, tf);
+    return 0;
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: atalab-explore gen SEED [PARENT]\n"
+            "       atalab-explore cover SET INFO\n"
+            "       atalab-explore count SET\n"
+            "       atalab-explore summary SET\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 3 && argc <= 4 && !strcmp(argv[1], "gen")) {
+        char *end;
+        guint64 seed = g_ascii_strtoull(argv[2], &end, 10);
+
+        if (*end || !*argv[2]) {
+            fprintf(stderr, "atalab-explore: gen wants a decimal seed, got '%s'\n", argv[2]);
+            return 2;
+        }
+        return cmd_gen(seed, argc == 4 ? argv[3] : NULL);
+    }
+    if (argc == 4 && !strcmp(argv[1], "cover")) {
+        return cmd_cover(argv[2], argv[3]);
+    }
+    if (argc == 3 && !strcmp(argv[1], "count")) {
+        return cmd_count(argv[2]);
+    }
+    if (argc == 3 && !strcmp(argv[1], "summary")) {
+        return cmd_summary(argv[2]);
+    }
+    return usage();
+}
