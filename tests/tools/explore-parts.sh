@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # tools/atalab explore's parts without a guest: the oracles' verdicts on
-# hand-made runs (an oops line, a hung task, a guest killed at its timeout,
-# a broken QEMU, a core bug record, a clean run), one signature for one bug
+# hand-made runs (an oops line, a hung task, a guest killed at its timeout
+# silent or still working,
+# a broken QEMU, a core bug record, data read back wrong with and without a
+# rule that may change it, a clean run), one signature for one bug
 # found twice, the draws (deterministic per seed, every draw and mutation a
 # scenario the checker accepts) and the coverage set (new lines counted
 # once, per-file figures).
@@ -35,11 +37,24 @@ verdict hung 0 "oops: INFO: task dd:77 blocked"
 job lock "[    0.950000] WARNING: possible recursive locking detected"
 verdict lock 0 "oops: WARNING: possible recursive locking"
 job slow "[    0.900000] ata1: soft resetting link"
-verdict slow 124 "hang: "
+verdict slow 124 "hang: the guest stopped: nothing on its console or its registers after 1.200 s"
 verdict slow 125 "broken: "
 verdict slow none "broken: "
+# Killed at its timeout while still printing, or still moving data: slow.
+job busy "[   84.100000] ata1: soft resetting link"
+verdict busy 124 "slow: killed at its 90 s timeout while still working (last sign at 84.100 s)"
+job polling "[    3.000000] ata1: soft resetting link" "3000000000 ata0 r 0x7 1 0x50 reg=Status bits=DRDY|DSC dev=0 seq=3 polls=900 last=88500000000"
+verdict polling 124 "slow: killed at its 90 s timeout while still working (last sign at 88.500 s)"
+[[ "$(explore_judge "$WORK/polling" 124 200)" == hang:* ]] && ok "the same run with a 200 s timeout: a hang" ||
+	bad "the polling run with a 200 s timeout: $(explore_judge "$WORK/polling" 124 200)"
 job bug "[    0.900000] ata1.00: configured for UDMA/33" "5 ata0 bug d0 drq-without-command seq=3"
 verdict bug 0 "core-bug: "
+job baddata "[    0.900000] ata1.00: configured for UDMA/33" "5 ata0 fault d0 rule=r1 kind=bm-error cmd=0xc8 lba=100 seq=3"
+echo "ata-pattern: 924 of 2048 sectors differ" >>"$WORK/baddata/stderr"
+verdict baddata 1 "data: ata-pattern: 924 of 2048 sectors differ"
+job corrupted "[    0.900000] ata1.00: configured for UDMA/33" "5 ata0 fault d0 rule=r1 kind=corrupt cmd=0xc8 lba=100 seq=3"
+echo "ata-pattern: 3 of 2048 sectors differ" >>"$WORK/corrupted/stderr"
+verdict corrupted 1 ok
 a=$(explore_signature "oops: WARNING: CPU: 0 PID: 61 at drivers/ata/libata-eh.c:1234 ata_eh_finish+0x3c/0x90")
 b=$(explore_signature "oops: WARNING: CPU: 1 PID: 803 at drivers/ata/libata-eh.c:1234 ata_eh_finish+0x40/0x90")
 c=$(explore_signature "oops: WARNING: CPU: 0 PID: 61 at drivers/ata/libata-sff.c:1234 ata_sff_hsm_move+0x3c/0x90")

@@ -3,9 +3,13 @@
  * atalab-explore: the data side of `tools/atalab explore` (tools/lib/
  * explore.sh runs the guests).
  *
- *   atalab-explore gen SEED [PARENT]   a scenario on stdout: fault rules and
- *                                      a workload drawn with SEED, or PARENT
- *                                      (a corpus scenario) mutated
+ *   atalab-explore gen SEED [--kinds K,...] [--workloads W,...] [--timeout S]
+ *                      [--append TEXT] [PARENT]
+ *                                      a scenario on stdout: fault rules (of
+ *                                      the kinds given, default all) and a
+ *                                      workload (of those given) drawn with
+ *                                      SEED, or PARENT (a corpus scenario)
+ *                                      mutated
  *   atalab-explore cover SET INFO      fold an lcov tracefile into the
  *                                      coverage set SET; prints "new N hit H
  *                                      found F"
@@ -35,11 +39,12 @@ static const Workload workloads[] = {
     { "read-dma", "dd if=/dev/$DISK0 of=/dev/null bs=64k count=128 iflag=direct", NULL },
     { "read-pio", "dd if=/dev/$DISK0 of=/dev/null bs=64k count=16 iflag=direct",
       "libata.dma=0" },
-    { "write-dma", "dd if=/dev/zero of=/dev/$DISK0 bs=64k count=32 seek=64 oflag=direct",
-      NULL },
+    { "write-dma", "ata-pattern write /dev/$DISK0 --offset 4M --size 2M --seed 9 --direct && "
+      "ata-pattern verify /dev/$DISK0 --offset 4M --size 2M --seed 9 --direct", NULL },
     { "write-flush", "dd if=/dev/zero of=/dev/$DISK0 bs=4k count=16 seek=900 conv=fsync",
       NULL },
     { "pattern", "pattern-rw /dev/$DISK0 1M 5", NULL },
+    { "pattern-pio", "pattern-rw /dev/$DISK0 256K 6", "libata.dma=0" },
     { "smart", "smartctl -a /dev/$DISK0; hdparm -I /dev/$DISK0", NULL },
     { "mixed", "dd if=/dev/$DISK0 of=/dev/null bs=4k count=64 skip=2000 iflag=direct; "
       "dd if=/dev/zero of=/dev/$DISK0 bs=4k count=8 seek=3000 oflag=direct conv=fsync; "
@@ -78,6 +83,16 @@ static const Kind kinds[] = {
 
 #define DISK_SECTORS 32768      /* disk-size 16M */
 #define MAX_RULES 4
+
+/* What a draw may use (gen's options). */
+typedef struct {
+    const Kind *kinds[G_N_ELEMENTS(kinds)];
+    unsigned n_kinds;
+    const Workload *workloads[G_N_ELEMENTS(workloads)];
+    unsigned n_workloads;
+    unsigned timeout;
+    const char *append;
+} DrawLimits;
 
 static const char *pick(GRand *r, const char *list)
 {
@@ -175,19 +190,22 @@ static const Workload *workload_named(const char *name)
     return NULL;
 }
 
-static char *random_rule(GRand *r, unsigned n)
+static char *random_rule(GRand *r, const DrawLimits *lim, unsigned n)
 {
     g_autofree char *id = g_strdup_printf("r%u", n);
 
-    return gen_rule(r, &kinds[g_rand_int_range(r, 0, G_N_ELEMENTS(kinds))], id);
+    return gen_rule(r, lim->kinds[g_rand_int_range(r, 0, lim->n_kinds)], id);
 }
 
-static void print_scenario(const Workload *w, GPtrArray *rules, const char *from)
+static void print_scenario(const Workload *w, GPtrArray *rules, const DrawLimits *lim,
+                           const char *from)
 {
     printf("# Drawn by tools/atalab explore%s%s.\n", from ? " from " : "", from ? from : "");
-    printf("[scenario]\ndescription = explore workload=%s\ndisks = 1\ntimeout = 90\n", w->name);
-    if (w->append) {
-        printf("append = %s\n", w->append);
+    printf("[scenario]\ndescription = explore workload=%s\ndisks = 1\ntimeout = %u\n",
+           w->name, lim->timeout);
+    if (w->append || lim->append) {
+        printf("append = %s%s%s\n", w->append ? w->append : "",
+               w->append && lim->append ? " " : "", lim->append ? lim->append : "");
     }
     printf("\n[faults]\n");
     for (unsigned i = 0; i < rules->len; i++) {
@@ -254,17 +272,17 @@ static void renumber(GPtrArray *rules)
 
 /* One mutation of a parent: a rule redrawn, added or dropped, a trigger
  * redrawn, or another workload. */
-static void mutate(GRand *r, const Workload **w, GPtrArray *rules)
+static void mutate(GRand *r, const DrawLimits *lim, const Workload **w, GPtrArray *rules)
 {
     unsigned i = rules->len ? g_rand_int_range(r, 0, rules->len) : 0;
 
     switch (g_rand_int_range(r, 0, 5)) {
     case 0:
-        *w = &workloads[g_rand_int_range(r, 0, G_N_ELEMENTS(workloads))];
+        *w = lim->workloads[g_rand_int_range(r, 0, lim->n_workloads)];
         return;
     case 1:
         if (rules->len < MAX_RULES) {
-            g_ptr_array_add(rules, random_rule(r, rules->len + 1));
+            g_ptr_array_add(rules, random_rule(r, lim, rules->len + 1));
             return;
         }
         /* fall through */
@@ -292,12 +310,12 @@ static void mutate(GRand *r, const Workload **w, GPtrArray *rules)
     }
     default:
         g_free(rules->pdata[i]);
-        rules->pdata[i] = random_rule(r, i + 1);
+        rules->pdata[i] = random_rule(r, lim, i + 1);
         return;
     }
 }
 
-static int cmd_gen(guint64 seed, const char *parent)
+static int cmd_gen(guint64 seed, const DrawLimits *lim, const char *parent)
 {
     GRand *r = g_rand_new_with_seed_array((const guint32[]) { seed, seed >> 32 }, 2);
     g_autoptr(GPtrArray) rules = g_ptr_array_new_with_free_func(g_free);
@@ -308,15 +326,15 @@ static int cmd_gen(guint64 seed, const char *parent)
             return 2;
         }
         for (int n = g_rand_int_range(r, 1, 3); n > 0; n--) {
-            mutate(r, &w, rules);
+            mutate(r, lim, &w, rules);
         }
     } else {
-        w = &workloads[g_rand_int_range(r, 0, G_N_ELEMENTS(workloads))];
+        w = lim->workloads[g_rand_int_range(r, 0, lim->n_workloads)];
         for (int n = g_rand_int_range(r, 1, 3); n > 0; n--) {
-            g_ptr_array_add(rules, random_rule(r, rules->len + 1));
+            g_ptr_array_add(rules, random_rule(r, lim, rules->len + 1));
         }
     }
-    print_scenario(w, rules, parent);
+    print_scenario(w, rules, lim, parent);
     g_rand_free(r);
     return 0;
 }
@@ -498,9 +516,91 @@ static int cmd_summary(const char *set)
     return 0;
 }
 
+/* gen's options after SEED; false (and a message) on a bad one. */
+static bool parse_limits(int argc, char **argv, DrawLimits *lim, const char **parent)
+{
+    g_auto(GStrv) names = NULL;
+
+    *lim = (DrawLimits) { .timeout = 90 };
+    for (size_t i = 0; i < G_N_ELEMENTS(kinds); i++) {
+        lim->kinds[lim->n_kinds++] = &kinds[i];
+    }
+    for (size_t i = 0; i < G_N_ELEMENTS(workloads); i++) {
+        lim->workloads[lim->n_workloads++] = &workloads[i];
+    }
+    for (int i = 0; i < argc; i++) {
+        char *end;
+
+        if (!strcmp(argv[i], "--kinds") && i + 1 < argc) {
+            g_strfreev(names);
+            names = g_strsplit(argv[++i], ",", -1);
+            lim->n_kinds = 0;
+            for (unsigned j = 0; names[j]; j++) {
+                size_t k;
+
+                for (k = 0; k < G_N_ELEMENTS(kinds) && strcmp(kinds[k].kind, names[j]); k++) {
+                }
+                if (k == G_N_ELEMENTS(kinds)) {
+                    fprintf(stderr, "atalab-explore: --kinds: unknown fault kind '%s' "
+                            "(docs/faults.md)\n", names[j]);
+                    return false;
+                }
+                lim->kinds[lim->n_kinds++] = &kinds[k];
+                if (lim->n_kinds == G_N_ELEMENTS(kinds)) {
+                    break;
+                }
+            }
+        } else if (!strcmp(argv[i], "--workloads") && i + 1 < argc) {
+            g_strfreev(names);
+            names = g_strsplit(argv[++i], ",", -1);
+            lim->n_workloads = 0;
+            for (unsigned j = 0; names[j] && lim->n_workloads < G_N_ELEMENTS(workloads); j++) {
+                const Workload *w = workload_named(names[j]);
+
+                if (!w) {
+                    GString *known = g_string_new(NULL);
+
+                    for (size_t k = 0; k < G_N_ELEMENTS(workloads); k++) {
+                        g_string_append_printf(known, "%s%s", k ? " " : "", workloads[k].name);
+                    }
+                    fprintf(stderr, "atalab-explore: --workloads: unknown workload '%s' "
+                            "(known: %s)\n", names[j], known->str);
+                    g_string_free(known, true);
+                    return false;
+                }
+                lim->workloads[lim->n_workloads++] = w;
+            }
+        } else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
+            lim->timeout = strtoul(argv[++i], &end, 10);
+            if (*end || lim->timeout < 10 || lim->timeout > 3600) {
+                fprintf(stderr, "atalab-explore: --timeout wants 10 to 3600 seconds, "
+                        "got '%s'\n", argv[i]);
+                return false;
+            }
+        } else if (!strcmp(argv[i], "--append") && i + 1 < argc) {
+            lim->append = argv[++i];
+            if (strchr(lim->append, '\n')) {
+                fprintf(stderr, "atalab-explore: --append: one line\n");
+                return false;
+            }
+        } else if (argv[i][0] != '-' && !*parent) {
+            *parent = argv[i];
+        } else {
+            fprintf(stderr, "atalab-explore: gen: unexpected '%s'\n", argv[i]);
+            return false;
+        }
+    }
+    if (!lim->n_kinds || !lim->n_workloads) {
+        fprintf(stderr, "atalab-explore: --%s: none named\n", lim->n_kinds ? "workloads" : "kinds");
+        return false;
+    }
+    return true;
+}
+
 static int usage(void)
 {
-    fprintf(stderr, "usage: atalab-explore gen SEED [PARENT]\n"
+    fprintf(stderr, "usage: atalab-explore gen SEED [--kinds K,...] [--workloads W,...] "
+            "[--timeout S] [--append TEXT] [PARENT]\n"
             "       atalab-explore cover SET INFO\n"
             "       atalab-explore count SET\n"
             "       atalab-explore summary SET\n");
@@ -509,15 +609,20 @@ static int usage(void)
 
 int main(int argc, char **argv)
 {
-    if (argc >= 3 && argc <= 4 && !strcmp(argv[1], "gen")) {
+    if (argc >= 3 && !strcmp(argv[1], "gen")) {
         char *end;
         guint64 seed = g_ascii_strtoull(argv[2], &end, 10);
+        const char *parent = NULL;
+        DrawLimits lim;
 
         if (*end || !*argv[2]) {
             fprintf(stderr, "atalab-explore: gen wants a decimal seed, got '%s'\n", argv[2]);
             return 2;
         }
-        return cmd_gen(seed, argc == 4 ? argv[3] : NULL);
+        if (!parse_limits(argc - 3, argv + 3, &lim, &parent)) {
+            return 2;
+        }
+        return cmd_gen(seed, &lim, parent);
     }
     if (argc == 4 && !strcmp(argv[1], "cover")) {
         return cmd_cover(argv[2], argv[3]);

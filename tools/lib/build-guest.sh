@@ -107,7 +107,8 @@ driver_key() {
 	key_memo driver_key && return 0
 	local -a src
 	mapfile -t src < <(driver_sources)
-	hash_text "$(kernel_key)" "$(hash_inputs "${src[@]}")" "$(hash_recipe build_driver)"
+	hash_text "$(kernel_key)" "$(hash_inputs "${src[@]}")" "$(hash_recipe build_driver)" \
+		"$(hash_inputs "$ATALAB_ROOT/tests/explore/planted.patch")"
 }
 
 build_driver_fresh() {
@@ -123,6 +124,13 @@ build_driver() {
 	rm -rf "$build"
 	mkdir -p "$build"
 	cp "${src[@]}" "$build/"
+	# TEST ONLY: atalab_piix_planted, the driver with the bugs of
+	# tests/explore/planted.patch (docs/explore.md), for explore to find.
+	cp "$build/atalab_piix.c" "$build/atalab_piix_planted.c"
+	patch -s --no-backup-if-mismatch "$build/atalab_piix_planted.c" \
+		<"$ATALAB_ROOT/tests/explore/planted.patch" >"$build/planted.log" 2>&1 ||
+		die "tests/explore/planted.patch no longer applies to driver/atalab_piix.c: $(head -c 300 "$build/planted.log")"
+	echo 'obj-$(CONFIG_ATA_ATALAB_PIIX) += atalab_piix_planted.o' >>"$build/Kbuild"
 	local -a gcov
 	mapfile -t gcov < <(kernel_gcov_args)
 	run_logged "$ATALAB_CACHE/logs/driver.log" "building driver/" \

@@ -16,17 +16,23 @@ explore_options() {
 	opt --runs N "stop after N runs (with --budget: whichever comes first)"
 	opt --jobs N "guests at a time (default: number of CPUs)"
 	opt --seed N "seed of the draws (default 1); a resumed DIR goes on from its last run"
+	opt --kinds LIST "draw rules of these fault kinds only (comma-separated, docs/faults.md; default all 17)"
+	opt --workloads LIST "draw these workloads only (comma-separated: probe read-dma read-pio write-dma write-flush pattern pattern-pio smart mixed; default all)"
+	opt --timeout SECONDS "each guest's timeout, after which the run is a hang (default 90)"
+	opt --append TEXT "extra kernel command line for every run (e.g. a module parameter)"
+	opt --until-finding - "stop at the first new finding (runs under way are stopped, not counted)"
 }
 
 explore_usage() {
 	cat <<USAGE
 usage: atalab explore [--driver M] [--personality P] [--budget TIME] [--runs N]
-                      [--jobs N] [--seed S] DIR
+                      [--jobs N] [--seed S] [--kinds K,...] [--workloads W,...]
+                      [--timeout S] [--append TEXT] [--until-finding] DIR
 
 Searches fault space for error paths nobody wrote a scenario for.  Each run
 boots the gcov kernel (built once, as for scenario --coverage) with a
 scenario drawn at random: a workload (probe, DMA and PIO reads, writes,
-flushes, a pattern check, SMART and hdparm) and one to four fault rules of
+flushes, patterns written and verified, SMART and hdparm) and one to four fault rules of
 any kind, with random classes, ranges and triggers; or a corpus scenario
 mutated (a rule or trigger redrawn, a rule added or dropped, another
 workload).  A run that executes lines of libata-core, -eh, -sff, -scsi,
@@ -35,9 +41,14 @@ ata_piix or atalab_piix that no earlier run executed joins the corpus.
 Oracles, each a finding kept with its scenario, console log and trace:
   oops     the kernel logged an oops, BUG, WARNING, panic, lockdep or KASAN
            report, or a hung task
-  hang     the guest did not finish within the scenario's timeout
+  hang     the guest was killed at its timeout (--timeout) with nothing on
+           its console or registers for the last 40 s (a run still working
+           at its timeout is "slow", not a finding)
   broken   QEMU or the guest's init failed (exit 125): a host-side crash
   core-bug the model's trace has a bug record (a core invariant broke)
+  data     the workload read back other data than it wrote (ata-pattern:
+           sectors differ) when no rule that may change data (corrupt,
+           power-cut, protocol, remove) fired
 A finding's scenario reproduces it: tools/atalab scenario --coverage FILE.
 
 DIR keeps everything, and a second explore of DIR goes on where it
@@ -53,6 +64,7 @@ exit status: 0 no finding; 1 findings (listed at the end); 2 bad usage.
 examples:
   tools/atalab explore --budget 30m --jobs 2 /tmp/explore
   tools/atalab explore --driver atalab_piix --personality ich5 --runs 50 /tmp/explore-ich5
+  tools/atalab explore --kinds bm-error,timeout --timeout 30 --budget 5m /tmp/explore-dma
 USAGE
 }
 
@@ -66,21 +78,49 @@ explore_seconds() {
 	esac
 }
 
-# explore_judge JOBDIR STATUS: the oracles' verdict on a finished run, one
-# line: "ok" or "KIND: what" (KIND oops, hang, broken, core-bug).
+# Seconds without a console line or a register access before the guest's
+# timeout that make a timed-out run a hang rather than a slow run: longer
+# than libata's and SCSI's longest command timeouts (30 s), which a slow
+# but live guest may sit out silently.
+EXPLORE_SILENCE=40
+
+# explore_last_sign JOBDIR: the guest time (s) of its last console line or
+# register access (an access folded into a record counts at its last=).
+explore_last_sign() {
+	{
+		sed -n 's/^\[ *\([0-9]*\.[0-9]*\)\].*/\1/p' "$1/console.log" 2>/dev/null
+		awk '!/^#/ { t = $1; for (i = 2; i <= NF; i++) if ($i ~ /^last=/ && substr($i, 6) + 0 > t) t = substr($i, 6)
+			print t / 1e9 }' "$1/trace" 2>/dev/null
+	} | sort -g | awk 'END { if (NR) printf "%.3f\n", $1 }'
+}
+
+# explore_judge JOBDIR STATUS [TIMEOUT]: the oracles' verdict on a finished
+# run, one line: "ok", "slow: what" (killed at its timeout TIMEOUT while
+# still working: not a finding) or "KIND: what" (KIND oops, hang, broken,
+# core-bug, data).
 explore_judge() {
-	local job=$1 status=$2 line n
+	local job=$1 status=$2 timeout=${3:-90} line n allowed last
 	line=$(grep -m1 -E 'BUG:|WARNING:|Oops|general protection fault|Kernel panic|INFO: task .* blocked|KASAN:|UBSAN:|possible (recursive|circular) locking|inconsistent lock state|lockdep' \
 		"$job/console.log" 2>/dev/null) || line=""
 	if [ -n "$line" ]; then
 		echo "oops: $(sed -E 's/^\[ *[0-9.]+\] //' <<<"$line")"
 	elif [ "$status" = 124 ]; then
-		echo "hang: the guest did not finish within the scenario's timeout"
+		last=$(explore_last_sign "$job")
+		if awk -v l="${last:-0}" -v t="$timeout" -v s="$EXPLORE_SILENCE" 'BEGIN { exit !(t - l >= s) }'; then
+			echo "hang: the guest stopped: nothing on its console or its registers after ${last:-0} s, killed at ${timeout} s"
+		else
+			echo "slow: killed at its ${timeout} s timeout while still working (last sign at ${last} s)"
+		fi
 	elif [ "$status" = 125 ] || [ "$status" = none ]; then
 		echo "broken: QEMU or the guest's init failed (exit $status): $(tail -n 1 "$job/stderr" 2>/dev/null)"
 	elif [ -f "$job/trace" ] &&
 		n=$("$(trace_tool_binary)" grep --kind bug --count "$job/trace" 2>/dev/null) && [ "$n" -gt 0 ]; then
 		echo "core-bug: $("$(trace_tool_binary)" grep --kind bug "$job/trace" | head -n 1)"
+	elif line=$(grep -m1 'sectors differ' "$job/stderr" 2>/dev/null) &&
+		allowed=$("$(trace_tool_binary)" grep --kind fault "$job/trace" 2>/dev/null |
+			grep -oE 'kind=(corrupt|power-cut|protocol|remove)\b' | head -n 1; true) &&
+		[ -z "$allowed" ]; then
+		echo "data: $line, and no rule that may change data fired"
 	else
 		echo ok
 	fi
@@ -106,7 +146,7 @@ explore_draw() {
 	fi
 	local -a from=()
 	[ "$parent" = - ] || from=("$parent")
-	"$(explore_binary)" gen "$seed" "${from[@]}" |
+	"$(explore_binary)" gen "$seed" "${EXPLORE_GEN_ARGS[@]}" "${from[@]}" |
 		sed "/^\[scenario\]$/a model = $EXPLORE_MODEL" >"$w/scenario" || return 1
 	echo "$seed ${parent##*/}"
 }
@@ -124,7 +164,7 @@ explore_run() {
 		lcov --quiet --capture --directory "$w/job/gcov" --output-file "$w/run.info" \
 			--rc lcov_branch_coverage=0 >>"$w/err" 2>&1 || rm -f "$w/run.info"
 	fi
-	explore_judge "$w/job" "$status" >"$w/verdict"
+	explore_judge "$w/job" "$status" "$(sed -n 's/^timeout = //p' "$w/scenario")" >"$w/verdict"
 }
 
 # explore_fold N INFO: fold run N's results into the corpus, the
@@ -139,7 +179,7 @@ explore_fold() {
 			cp "$w/scenario" "$EXPLORE_DIR/corpus/run$n.scenario"
 		fi
 	fi
-	if [ "$verdict" != ok ]; then
+	if [ "$verdict" != ok ] && [[ "$verdict" != slow:* ]]; then
 		sig=$(explore_signature "$verdict")
 		f=$EXPLORE_DIR/findings/$sig
 		if [ ! -d "$f" ]; then
@@ -149,6 +189,7 @@ explore_fold() {
 				[ ! -f "$w/job/$x" ] || cp "$w/job/$x" "$f/"
 			done
 			echo "$verdict" >"$f/verdict"
+			EXPLORE_NEW_FINDINGS=$((EXPLORE_NEW_FINDINGS + 1))
 			msg "explore: run $n: finding: $verdict"
 		fi
 		echo "run$n" >>"$f/runs"
@@ -173,7 +214,7 @@ explore_kill_tree() {
 }
 
 cmd_explore() {
-	local budget jobs runs=${OPT[--runs]:-} t0 n first started=0 item
+	local budget jobs runs=${OPT[--runs]:-} t0 n first started=0 item err
 	local -A pending=()
 	[ ${#OPT_ARGS[@]} = 1 ] || usage_error "wants one DIR (the corpus and findings), got ${#OPT_ARGS[@]} words"
 	EXPLORE_DIR=${OPT_ARGS[0]}
@@ -190,11 +231,20 @@ cmd_explore() {
 	[[ "$EXPLORE_SEED" =~ ^[0-9]{1,9}$ ]] || usage_error "--seed wants a number, got '$EXPLORE_SEED'"
 	[[ "$jobs" =~ ^[1-9][0-9]?$ ]] || usage_error "--jobs wants 1 to 99, got '$jobs'"
 	[ -z "$runs" ] || [[ "$runs" =~ ^[1-9][0-9]*$ ]] || usage_error "--runs wants a positive number, got '$runs'"
+	EXPLORE_GEN_ARGS=()
+	EXPLORE_NEW_FINDINGS=0
+	! opt_given --kinds || EXPLORE_GEN_ARGS+=(--kinds "${OPT[--kinds]}")
+	! opt_given --workloads || EXPLORE_GEN_ARGS+=(--workloads "${OPT[--workloads]}")
+	! opt_given --timeout || EXPLORE_GEN_ARGS+=(--timeout "${OPT[--timeout]}")
+	! opt_given --append || EXPLORE_GEN_ARGS+=(--append "${OPT[--append]}")
+	coverage_enter
+	# The draw's options are checked (by a first draw) before any guest boots.
+	err=$("$(explore_binary)" gen 0 "${EXPLORE_GEN_ARGS[@]}" 2>&1 >/dev/null) ||
+		usage_error "${err#atalab-explore: }"
 	mkdir -p "$EXPLORE_DIR/corpus" "$EXPLORE_DIR/findings" || die "cannot create $EXPLORE_DIR"
 	EXPLORE_DIR=$(cd "$EXPLORE_DIR" && pwd)
 	rm -rf "$EXPLORE_DIR/work"
 	touch "$EXPLORE_DIR/runs.log"
-	coverage_enter
 	export ATALAB_COVERAGE=1 ATALAB_PATTERN
 	ATALAB_PATTERN=$(ata_pattern_binary)
 	scenario_export_inputs
@@ -217,6 +267,17 @@ cmd_explore() {
 			unset "pending[$item]"
 			explore_progress $((n - first - ${#pending[@]})) $((SECONDS - t0))
 		done
+		if [ "${OPT[--until-finding]:-0}" = 1 ] && [ "$EXPLORE_NEW_FINDINGS" -gt 0 ]; then
+			# Found: the runs under way are stopped and not counted.
+			for item in "${!pending[@]}"; do
+				explore_kill_tree "${pending[$item]%% *}"
+				wait "${pending[$item]%% *}" 2>/dev/null || true
+				rm -rf "$EXPLORE_DIR/work/$item"
+			done
+			[ ${#pending[@]} = 0 ] || msg "explore: a finding: ${#pending[@]} runs under way stopped"
+			pending=()
+			break
+		fi
 		if [ $((SECONDS - t0)) -ge "$budget" ] || { [ -n "$runs" ] && [ "$started" -ge "$runs" ]; }; then
 			[ ${#pending[@]} -gt 0 ] || break
 			wait -n 2>/dev/null || true
