@@ -5,7 +5,8 @@
 # a broken QEMU, a core bug record, data read back wrong with and without a
 # rule that may change it, a clean run), one signature for one bug
 # found twice, the draws (deterministic per seed, every draw and mutation a
-# scenario the checker accepts) and the coverage set (new lines counted
+# scenario the checker accepts), the minimizer's variants and the coverage
+# set (new lines counted
 # once, per-file figures).
 . "$(dirname "$0")/lib.sh"
 load_atalab
@@ -77,6 +78,45 @@ out=$("$(scenario_binary)" check "$WORK"/draws/*.scenario 2>&1) && ok "300 draws
 	bad "drawn scenarios the checker refuses: $(head -n 5 <<<"$out")"
 "$ex" gen 1 "$WORK/clean/console.log" >/dev/null 2>"$WORK/err" && bad "a parent that is no scenario was taken" ||
 	ok "a bad parent: $(cat "$WORK/err")"
+
+# Shrinking: each rule dropped, the probe workload, each rule firing once,
+# each at its first match (an nth rule is left as it is); then no more.
+cat >"$WORK/big.scenario" <<'SCEN'
+[scenario]
+description = explore workload=read-dma
+disks = 1
+timeout = 90
+
+[faults]
+rule = timeout id=r1 drive=0 class=read on=every:3
+rule.2 = lost-irq id=r2 drive=0 class=other on=nth:2
+rule.3 = abrt id=r3 drive=0 times=once
+
+[workload]
+scsi-timeout = 2
+run = dd if=/dev/$DISK0 of=/dev/null bs=64k count=128 iflag=direct
+
+[expect]
+SCEN
+want=("rule 1 dropped" "rule 2 dropped" "rule 3 dropped" "the probe workload" "rule 1 firing once"
+	"rule 1 at its first match" "rule 3 at its first match")
+for ((k = 0; k < ${#want[@]}; k++)); do
+	"$ex" shrink "$WORK/big.scenario" $k >"$WORK/shrunk$k.scenario" || bad "shrink variant $k: none"
+	got=$(sed -n '1s/^# Shrunk by tools\/atalab explore: \(.*\)\.$/\1/p' "$WORK/shrunk$k.scenario")
+	[ "$got" = "${want[k]}" ] && ok "shrink variant $k: $got" || bad "shrink variant $k: '$got', not '${want[k]}'"
+done
+"$ex" shrink "$WORK/big.scenario" ${#want[@]} >/dev/null && bad "a variant past the last" ||
+	ok "no variant ${#want[@]}"
+[ "$(grep -c '^rule' "$WORK/shrunk1.scenario")" = 2 ] && ! grep -q 'lost-irq' "$WORK/shrunk1.scenario" &&
+	ok "rule 2 dropped: two rules left, no lost-irq" || bad "rule 2 dropped: $(grep '^rule' "$WORK/shrunk1.scenario")"
+grep -qx 'run *= *true' "$WORK/shrunk3.scenario" && grep -q 'workload=probe' "$WORK/shrunk3.scenario" &&
+	ok "the probe workload runs true" || bad "the probe variant: $(grep -E '^(run|desc)' "$WORK/shrunk3.scenario")"
+grep -q 'timeout id=r1 drive=0 class=read on=every:3 times=once' "$WORK/shrunk4.scenario" &&
+	ok "rule 1 firing once" || bad "rule 1 firing once: $(grep '^rule ' "$WORK/shrunk4.scenario")"
+grep -q 'abrt id=r3 drive=0 times=once on=nth:1' "$WORK/shrunk6.scenario" &&
+	ok "rule 3 at its first match" || bad "rule 3 at its first match: $(grep '^rule.3' "$WORK/shrunk6.scenario")"
+out=$("$(scenario_binary)" check "$WORK"/shrunk*.scenario 2>&1) && ok "the variants check: $out" ||
+	bad "variants the checker refuses: $out"
 
 # The coverage set: two lcov tracefiles.
 info() {        # info FILE "SF DA..." : an lcov tracefile

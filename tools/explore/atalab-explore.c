@@ -10,6 +10,10 @@
  *                                      workload (of those given) drawn with
  *                                      SEED, or PARENT (a corpus scenario)
  *                                      mutated
+ *   atalab-explore shrink SCENARIO K   the Kth smaller variant of SCENARIO (a
+ *                                      rule dropped, the probe workload, a rule
+ *                                      firing once or at its first match), or
+ *                                      exit 1 when there is no Kth
  *   atalab-explore cover SET INFO      fold an lcov tracefile into the
  *                                      coverage set SET; prints "new N hit H
  *                                      found F"
@@ -218,13 +222,29 @@ static void print_scenario(const Workload *w, GPtrArray *rules, const DrawLimits
     printf("\n[workload]\nscsi-timeout = 2\nretries = 1\nrun = %s\n\n[expect]\n", w->run);
 }
 
+/* The [faults] rules of a scenario, in file order, comments dropped. */
+static void read_rules(GKeyFile *kf, GPtrArray *rules)
+{
+    g_auto(GStrv) keys = g_key_file_get_keys(kf, "faults", NULL, NULL);
+
+    for (unsigned i = 0; keys && keys[i]; i++) {
+        char *v = g_key_file_get_string(kf, "faults", keys[i], NULL);
+        char *hash = v ? strchr(v, '#') : NULL;
+
+        if (hash) {
+            *hash = 0;
+        }
+        g_ptr_array_add(rules, g_strdup(g_strstrip(v)));
+        g_free(v);
+    }
+}
+
 /* A parent's workload and rules: what gen mutates. */
 static bool load_parent(const char *path, const Workload **w, GPtrArray *rules)
 {
     g_autoptr(GKeyFile) kf = g_key_file_new();
     g_autoptr(GError) err = NULL;
     g_autofree char *desc = NULL;
-    g_auto(GStrv) keys = NULL;
     const char *name;
 
     if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &err)) {
@@ -239,17 +259,7 @@ static bool load_parent(const char *path, const Workload **w, GPtrArray *rules)
                 "(no known workload= in its description)\n", path);
         return false;
     }
-    keys = g_key_file_get_keys(kf, "faults", NULL, NULL);
-    for (unsigned i = 0; keys && keys[i]; i++) {
-        char *v = g_key_file_get_string(kf, "faults", keys[i], NULL);
-        char *hash = v ? strchr(v, '#') : NULL;
-
-        if (hash) {
-            *hash = 0;
-        }
-        g_ptr_array_add(rules, g_strdup(g_strstrip(v)));
-        g_free(v);
-    }
+    read_rules(kf, rules);
     return true;
 }
 
@@ -336,6 +346,125 @@ static int cmd_gen(guint64 seed, const DrawLimits *lim, const char *parent)
     }
     print_scenario(w, rules, lim, parent);
     g_rand_free(r);
+    return 0;
+}
+
+/* RULE with its KEY= token replaced by KEY=VALUE (added when absent); NULL
+ * when the rule already says so. */
+static char *rule_with(const char *rule, const char *key, const char *value)
+{
+    g_auto(GStrv) t = g_strsplit(rule, " ", -1);
+    g_autofree char *want = g_strdup_printf("%s=%s", key, value);
+    size_t klen = strlen(key);
+    bool found = false;
+
+    for (unsigned j = 0; t[j]; j++) {
+        if (!strncmp(t[j], key, klen) && t[j][klen] == '=') {
+            if (!strcmp(t[j], want)) {
+                return NULL;
+            }
+            g_free(t[j]);
+            t[j] = g_strdup(want);
+            found = true;
+        }
+    }
+    if (!found) {
+        return g_strdup_printf("%s %s", rule, want);
+    }
+    return g_strjoinv(" ", t);
+}
+
+static void free_variant(gpointer v)
+{
+    if (v) {
+        g_ptr_array_unref(v);
+    }
+}
+
+/*
+ * The Kth smaller variant of a scenario, in the order a minimizer tries
+ * them: each rule dropped (while more than one is left), the probe
+ * workload, then each rule firing once, then each rule at its first match.
+ * Variants that change nothing are skipped.
+ */
+static int cmd_shrink(const char *path, unsigned k)
+{
+    g_autoptr(GKeyFile) kf = g_key_file_new();
+    g_autoptr(GError) err = NULL;
+    g_autoptr(GPtrArray) rules = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GPtrArray) what = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GPtrArray) variants = g_ptr_array_new_with_free_func(free_variant);
+    g_autofree char *desc = NULL;
+    g_autofree char *text = NULL;
+    bool probe;
+
+    if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_KEEP_COMMENTS, &err)) {
+        fprintf(stderr, "atalab-explore: %s: %s\n", path, err->message);
+        return 2;
+    }
+    read_rules(kf, rules);
+    desc = g_key_file_get_string(kf, "scenario", "description", NULL);
+    probe = desc && strstr(desc, "workload=probe");
+
+    /* Each variant: its rule list (NULL: the workload becomes probe). */
+    for (unsigned i = 0; rules->len > 1 && i < rules->len; i++) {
+        GPtrArray *v = g_ptr_array_new_with_free_func(g_free);
+
+        for (unsigned j = 0; j < rules->len; j++) {
+            if (j != i) {
+                g_ptr_array_add(v, g_strdup(rules->pdata[j]));
+            }
+        }
+        g_ptr_array_add(variants, v);
+        g_ptr_array_add(what, g_strdup_printf("rule %u dropped", i + 1));
+    }
+    if (!probe) {
+        g_ptr_array_add(variants, NULL);
+        g_ptr_array_add(what, g_strdup("the probe workload"));
+    }
+    for (unsigned pass = 0; pass < 2; pass++) {
+        for (unsigned i = 0; i < rules->len; i++) {
+            char *changed;
+            GPtrArray *v;
+
+            /* An nth:N rule fires once, at one match, already. */
+            if (strstr(rules->pdata[i], " on=nth:")) {
+                continue;
+            }
+            changed = pass ? rule_with(rules->pdata[i], "on", "nth:1")
+                           : rule_with(rules->pdata[i], "times", "once");
+            if (!changed) {
+                continue;
+            }
+            v = g_ptr_array_new_with_free_func(g_free);
+            for (unsigned j = 0; j < rules->len; j++) {
+                g_ptr_array_add(v, j == i ? g_strdup(changed) : g_strdup(rules->pdata[j]));
+            }
+            g_free(changed);
+            g_ptr_array_add(variants, v);
+            g_ptr_array_add(what, g_strdup_printf("rule %u %s", i + 1,
+                                                  pass ? "at its first match" : "firing once"));
+        }
+    }
+    if (k >= variants->len) {
+        return 1;
+    }
+    if (variants->pdata[k]) {
+        GPtrArray *v = variants->pdata[k];
+
+        g_key_file_remove_group(kf, "faults", NULL);
+        for (unsigned j = 0; j < v->len; j++) {
+            g_autofree char *key = j ? g_strdup_printf("rule.%u", j + 1) : g_strdup("rule");
+
+            g_key_file_set_string(kf, "faults", key, v->pdata[j]);
+        }
+    } else {
+        g_key_file_set_string(kf, "scenario", "description", "explore workload=probe");
+        g_key_file_set_string(kf, "workload", "run", "true");
+    }
+    /* [faults] back between [scenario] and [workload]: GKeyFile appends it. */
+    text = g_key_file_to_data(kf, NULL, NULL);
+    printf("# Shrunk by tools/atalab explore: %s.\n%s", (char *)what->pdata[k], text);
     return 0;
 }
 
@@ -601,6 +730,7 @@ static int usage(void)
 {
     fprintf(stderr, "usage: atalab-explore gen SEED [--kinds K,...] [--workloads W,...] "
             "[--timeout S] [--append TEXT] [PARENT]\n"
+            "       atalab-explore shrink SCENARIO K\n"
             "       atalab-explore cover SET INFO\n"
             "       atalab-explore count SET\n"
             "       atalab-explore summary SET\n");
@@ -623,6 +753,16 @@ int main(int argc, char **argv)
             return 2;
         }
         return cmd_gen(seed, &lim, parent);
+    }
+    if (argc == 4 && !strcmp(argv[1], "shrink")) {
+        char *end;
+        unsigned long k = strtoul(argv[3], &end, 10);
+
+        if (*end || !*argv[3]) {
+            fprintf(stderr, "atalab-explore: shrink wants a variant number, got '%s'\n", argv[3]);
+            return 2;
+        }
+        return cmd_shrink(argv[2], k);
     }
     if (argc == 4 && !strcmp(argv[1], "cover")) {
         return cmd_cover(argv[2], argv[3]);

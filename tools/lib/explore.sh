@@ -21,13 +21,15 @@ explore_options() {
 	opt --timeout SECONDS "each guest's timeout, after which the run is a hang (default 90)"
 	opt --append TEXT "extra kernel command line for every run (e.g. a module parameter)"
 	opt --until-finding - "stop at the first new finding (runs under way are stopped, not counted)"
+	opt --minimize-runs N "runs spent minimizing each new finding at the end (default 12; 0: none)"
 }
 
 explore_usage() {
 	cat <<USAGE
 usage: atalab explore [--driver M] [--personality P] [--budget TIME] [--runs N]
                       [--jobs N] [--seed S] [--kinds K,...] [--workloads W,...]
-                      [--timeout S] [--append TEXT] [--until-finding] DIR
+                      [--timeout S] [--append TEXT] [--until-finding]
+                      [--minimize-runs N] DIR
 
 Searches fault space for error paths nobody wrote a scenario for.  Each run
 boots the gcov kernel (built once, as for scenario --coverage) with a
@@ -49,7 +51,10 @@ Oracles, each a finding kept with its scenario, console log and trace:
   data     the workload read back other data than it wrote (ata-pattern:
            sectors differ) when no rule that may change data (corrupt,
            power-cut, protocol, remove) fired
-A finding's scenario reproduces it: tools/atalab scenario --coverage FILE.
+Each new finding is then minimized: variants of its scenario with a rule
+dropped, the probe workload, a rule firing once or at its first match are
+run, and each that gives the same finding is kept (--minimize-runs runs at
+most).  The minimal scenario reproduces it: tools/atalab scenario FILE.
 
 DIR keeps everything, and a second explore of DIR goes on where it
 stopped: corpus/ (the scenarios that found coverage), findings/NAME/,
@@ -78,6 +83,9 @@ explore_seconds() {
 	esac
 }
 
+# What the kernel prints when it oopses, warns or finds a locking bug.
+EXPLORE_OOPS='BUG:|WARNING:|Oops|general protection fault|Kernel panic|INFO: task .* blocked|KASAN:|UBSAN:|possible (recursive|circular) locking|inconsistent lock state|lockdep'
+
 # Seconds without a console line or a register access before the guest's
 # timeout that make a timed-out run a hang rather than a slow run: longer
 # than libata's and SCSI's longest command timeouts (30 s), which a slow
@@ -100,8 +108,7 @@ explore_last_sign() {
 # core-bug, data).
 explore_judge() {
 	local job=$1 status=$2 timeout=${3:-90} line n allowed last
-	line=$(grep -m1 -E 'BUG:|WARNING:|Oops|general protection fault|Kernel panic|INFO: task .* blocked|KASAN:|UBSAN:|possible (recursive|circular) locking|inconsistent lock state|lockdep' \
-		"$job/console.log" 2>/dev/null) || line=""
+	line=$(grep -m1 -E "$EXPLORE_OOPS" "$job/console.log" 2>/dev/null) || line=""
 	if [ -n "$line" ]; then
 		echo "oops: $(sed -E 's/^\[ *[0-9.]+\] //' <<<"$line")"
 	elif [ "$status" = 124 ]; then
@@ -154,13 +161,31 @@ explore_draw() {
 # explore_run N: run N in the background's shell: the guest, its counts,
 # the verdict in DIR/work/N/verdict.
 explore_run() {
-	local w=$EXPLORE_DIR/work/$1 status=none
+	explore_run_in "$EXPLORE_DIR/work/$1" 1
+}
+
+# explore_run_in W COUNTS: the scenario W/scenario run in W/job, its
+# verdict in W/verdict; with COUNTS 1 its coverage in W/run.info.
+explore_run_in() {
+	local w=$1 counts=$2 status=none pid
 	local -a driver=()
 	[ -z "$EXPLORE_DRIVER" ] || driver=(--driver "$EXPLORE_DRIVER")
-	"$(scenario_binary)" run-one "${driver[@]}" "$w/scenario" "$w/job" >"$w/out" 2>"$w/err" || true
+	"$(scenario_binary)" run-one "${driver[@]}" "$w/scenario" "$w/job" >"$w/out" 2>"$w/err" &
+	pid=$!
+	# A kernel that oopsed is not waited for (it often hangs after): two
+	# seconds for the rest of its report, then the run is stopped.
+	while kill -0 "$pid" 2>/dev/null; do
+		if grep -qE "$EXPLORE_OOPS" "$w/job/console.log" 2>/dev/null; then
+			sleep 2
+			explore_kill_tree "$pid"
+			break
+		fi
+		sleep 0.5
+	done
+	wait "$pid" || true
 	status=$(sed -n 's/.*guest run ended (exit \([0-9]*\)).*/\1/p' "$w/err" | tail -n 1)
 	[ -n "$status" ] || status=none
-	if coverage_collect "$w/job" 2>>"$w/err"; then
+	if [ "$counts" = 1 ] && coverage_collect "$w/job" 2>>"$w/err"; then
 		lcov --quiet --capture --directory "$w/job/gcov" --output-file "$w/run.info" \
 			--rc lcov_branch_coverage=0 >>"$w/err" 2>&1 || rm -f "$w/run.info"
 	fi
@@ -190,12 +215,43 @@ explore_fold() {
 			done
 			echo "$verdict" >"$f/verdict"
 			EXPLORE_NEW_FINDINGS=$((EXPLORE_NEW_FINDINGS + 1))
+			EXPLORE_NEW+=("$f")
 			msg "explore: run $n: finding: $verdict"
 		fi
 		echo "run$n" >>"$f/runs"
 	fi
 	printf '%s %s %s %s\n' "$n" "$info" "$new" "$verdict" >>"$EXPLORE_DIR/runs.log"
 	rm -rf "$w"
+}
+
+# explore_minimize FINDING: try smaller variants of the finding's scenario
+# (atalab-explore shrink) and keep each one that still gives the same
+# finding, at most EXPLORE_MINIMIZE_RUNS runs; the result is
+# FINDING/minimal.scenario, the steps kept in FINDING/minimized.
+explore_minimize() {
+	local f=${1%/} sig k=0 tries=0 w=$EXPLORE_DIR/work/minimize cur verdict kept=0
+	sig=$(basename "$f")
+	cur=$f/minimal.scenario
+	cp "$(ls "$f"/run*.scenario | head -n 1)" "$cur"
+	: >"$f/minimized"
+	while [ "$tries" -lt "$EXPLORE_MINIMIZE_RUNS" ]; do
+		rm -rf "$w"
+		mkdir -p "$w"
+		"$(explore_binary)" shrink "$cur" "$k" >"$w/scenario" || break
+		tries=$((tries + 1))
+		explore_run_in "$w" 0
+		verdict=$(cat "$w/verdict" 2>/dev/null || echo none)
+		if [ "$(explore_signature "$verdict")" = "$sig" ]; then
+			cp "$w/scenario" "$cur"
+			sed -n '1s/^# Shrunk by tools\/atalab explore: \(.*\)\.$/\1/p' "$w/scenario" >>"$f/minimized"
+			kept=$((kept + 1))
+			k=0
+		else
+			k=$((k + 1))
+		fi
+	done
+	rm -rf "$w"
+	msg "explore: minimized $(basename "$f"): $kept of $tries variants kept ($(paste -sd, "$f/minimized"))"
 }
 
 explore_progress() {
@@ -233,6 +289,10 @@ cmd_explore() {
 	[ -z "$runs" ] || [[ "$runs" =~ ^[1-9][0-9]*$ ]] || usage_error "--runs wants a positive number, got '$runs'"
 	EXPLORE_GEN_ARGS=()
 	EXPLORE_NEW_FINDINGS=0
+	EXPLORE_NEW=()
+	EXPLORE_MINIMIZE_RUNS=${OPT[--minimize-runs]:-12}
+	[[ "$EXPLORE_MINIMIZE_RUNS" =~ ^[0-9]{1,3}$ ]] ||
+		usage_error "--minimize-runs wants a number (0: no minimizing), got '$EXPLORE_MINIMIZE_RUNS'"
 	! opt_given --kinds || EXPLORE_GEN_ARGS+=(--kinds "${OPT[--kinds]}")
 	! opt_given --workloads || EXPLORE_GEN_ARGS+=(--workloads "${OPT[--workloads]}")
 	! opt_given --timeout || EXPLORE_GEN_ARGS+=(--timeout "${OPT[--timeout]}")
@@ -293,6 +353,9 @@ cmd_explore() {
 		n=$((n + 1))
 		started=$((started + 1))
 	done
+	if [ "$EXPLORE_MINIMIZE_RUNS" -gt 0 ]; then
+		for item in "${EXPLORE_NEW[@]}"; do explore_minimize "$item"; done
+	fi
 	trap - INT TERM
 	explore_summary
 }
@@ -304,7 +367,7 @@ explore_summary() {
 	echo "explore: $(wc -l <"$EXPLORE_DIR/runs.log") runs in all, corpus $(find "$EXPLORE_DIR/corpus" -name '*.scenario' | wc -l) scenarios"
 	for f in "$EXPLORE_DIR"/findings/*/; do
 		[ -f "$f/verdict" ] || continue
-		echo "finding: $(cat "$f/verdict") ($(wc -l <"$f/runs") runs; reproduce: tools/atalab scenario --coverage $(ls "$f"*.scenario | head -n 1))"
+		echo "finding: $(cat "$f/verdict") ($(wc -l <"$f/runs") runs; reproduce: tools/atalab scenario --coverage $(ls "$f"minimal.scenario "$f"run*.scenario 2>/dev/null | head -n 1))"
 		rc=1
 	done
 	[ $rc = 1 ] || echo "explore: no finding"
