@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tools/atalab explore with a small budget, on the gcov kernel: four runs two
-# at a time fill the corpus (the first run always finds lines) and the
+# at a time fill the corpus (the first run folded in always finds lines) and the
 # coverage set (libata-eh.c lines executed), runs.log has a line per run,
 # and a second explore of the same folder goes on from run 5, with the
 # corpus it left.
@@ -13,22 +13,23 @@ rc=0
 [ $rc -le 1 ] || fail "explore exited $rc: $(tail -n 20 "$WORK/out" "$WORK/err")"
 cat "$WORK/out"
 [ "$(wc -l <"$dir/runs.log")" = 4 ] || fail "runs.log has $(wc -l <"$dir/runs.log") lines, not 4"
-awk '$1 == 1 && $4 + 0 > 0 { found = 1 } END { exit !found }' "$dir/runs.log" ||
-	fail "run 1 found no lines: $(cat "$dir/runs.log")"
-[ -f "$dir/corpus/run1.scenario" ] || fail "run 1 is not in the corpus"
+# The first run folded in (runs end in any order) found lines.
+first=$(awk 'NR == 1 && $4 + 0 > 0 { print $1 }' "$dir/runs.log")
+[ -n "$first" ] || fail "the first run folded in found no lines: $(cat "$dir/runs.log")"
+[ -f "$dir/corpus/run$first.scenario" ] || fail "run $first is not in the corpus"
 grep -q '^H libata-eh.c:' "$dir/coverage.set" || fail "no line of libata-eh.c executed"
 grep -q '^F libata-eh.c:' "$dir/coverage.set" || fail "no libata-eh.c line left to find"
 grep -Eq '^coverage: libata-eh.c +[0-9.]+% of lines' "$WORK/out" || fail "no per-file summary"
 grep -q 'explore: 4 runs in ' "$WORK/err" || fail "no progress line for run 4: $(tail -n 3 "$WORK/err")"
 # A corpus scenario is a scenario: it checks, and names its workload.
-"$ATALAB" scenario --check "$dir/corpus/run1.scenario" >/dev/null || fail "run 1's scenario does not check"
+"$ATALAB" scenario --check "$dir/corpus/run$first.scenario" >/dev/null || fail "run $first's scenario does not check"
 echo "ok: 4 runs, corpus $(ls "$dir/corpus" | wc -l), $(grep -c '^H' "$dir/coverage.set") lines executed"
 
 rc=0
 "$ATALAB" explore --runs 2 --jobs 2 --seed 3 "$dir" >"$WORK/out2" 2>"$WORK/err2" || rc=$?
 [ $rc -le 1 ] || fail "the resumed explore exited $rc: $(tail -n 20 "$WORK/out2" "$WORK/err2")"
 grep -q "from run 5," "$WORK/err2" || fail "the resumed explore did not start at run 5: $(head -n 3 "$WORK/err2")"
-[ "$(awk '{ print $1 }' "$dir/runs.log" | paste -sd' ')" = "1 2 3 4 5 6" ] ||
+[ "$(awk '{ print $1 }' "$dir/runs.log" | sort -n | paste -sd' ')" = "1 2 3 4 5 6" ] ||
 	fail "runs.log after resuming: $(awk '{ print $1 }' "$dir/runs.log" | paste -sd' ')"
-[ -f "$dir/corpus/run1.scenario" ] || fail "resuming lost the corpus"
+[ -f "$dir/corpus/run$first.scenario" ] || fail "resuming lost the corpus"
 echo "ok: resumed at run 5; runs.log: $(awk '{ printf "%s:%s ", $1, $4 }' "$dir/runs.log")"

@@ -310,8 +310,9 @@ cmd_explore() {
 	scenario_export_inputs
 	[ ! -f "$EXPLORE_DIR/coverage.set" ] ||
 		read -r _ EXPLORE_HIT _ EXPLORE_FOUND < <("$(explore_binary)" count "$EXPLORE_DIR/coverage.set")
-	# A resumed DIR goes on after its last run.
-	first=$(($(awk 'END { print $1 + 0 }' "$EXPLORE_DIR/runs.log") + 1))
+	# A resumed DIR goes on after its last run (runs.log is in the order
+	# runs ended).
+	first=$(($(awk '$1 > last { last = $1 } END { print last + 0 }' "$EXPLORE_DIR/runs.log") + 1))
 	n=$first
 	t0=$SECONDS
 	# Interrupted: the runs under way stop too; DIR keeps what was folded.
