@@ -537,15 +537,27 @@ static bool save_set(const char *path, GHashTable *lines)
     return ok;
 }
 
+/* The lines of a coverage set some run executed. */
+static unsigned count_hit(GHashTable *lines)
+{
+    GHashTableIter it;
+    gpointer value;
+    unsigned hit = 0;
+
+    g_hash_table_iter_init(&it, lines);
+    while (g_hash_table_iter_next(&it, NULL, &value)) {
+        hit += value != NULL;
+    }
+    return hit;
+}
+
 static int cmd_cover(const char *set, const char *info)
 {
     g_autoptr(GHashTable) lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     g_autofree char *text = NULL;
     g_auto(GStrv) v = NULL;
     const char *file = NULL;
-    unsigned added = 0, hit = 0, found = 0;
-    GHashTableIter it;
-    gpointer value;
+    unsigned added = 0;
 
     if (!load_set(set, lines)) {
         return 2;
@@ -578,33 +590,21 @@ static int cmd_cover(const char *set, const char *info)
             g_hash_table_insert(lines, g_steal_pointer(&key), GINT_TO_POINTER(0));
         }
     }
-    g_hash_table_iter_init(&it, lines);
-    while (g_hash_table_iter_next(&it, NULL, &value)) {
-        found++;
-        hit += value != NULL;
-    }
     if (!save_set(set, lines)) {
         return 2;
     }
-    printf("new %u hit %u found %u\n", added, hit, found);
+    printf("new %u hit %u found %u\n", added, count_hit(lines), g_hash_table_size(lines));
     return 0;
 }
 
 static int cmd_count(const char *set)
 {
     g_autoptr(GHashTable) lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-    unsigned hit = 0;
-    GHashTableIter it;
-    gpointer value;
 
     if (!load_set(set, lines)) {
         return 2;
     }
-    g_hash_table_iter_init(&it, lines);
-    while (g_hash_table_iter_next(&it, NULL, &value)) {
-        hit += value != NULL;
-    }
-    printf("hit %u found %u\n", hit, g_hash_table_size(lines));
+    printf("hit %u found %u\n", count_hit(lines), g_hash_table_size(lines));
     return 0;
 }
 

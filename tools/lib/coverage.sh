@@ -49,6 +49,14 @@ coverage_collect() {
 		{ warn "coverage: $job's counts match no gcov notes of this build"; return 1; }
 }
 
+# coverage_capture GCOVDIR INFO LOG: the counts a run left in GCOVDIR (as
+# coverage_collect unpacked them) as the lcov tracefile INFO, lcov's
+# messages appended to LOG.
+coverage_capture() {
+	lcov --quiet --capture --directory "$1" --output-file "$2" \
+		--rc lcov_branch_coverage=0 >>"$3" 2>&1
+}
+
 # coverage_report CAMPAIGN OUT: lcov over every CAMPAIGN/*/gcov, HTML in
 # OUT, and the summary: lines hit per file and in all.
 coverage_report() {
@@ -59,8 +67,7 @@ coverage_report() {
 	for job in "$campaign"/*/gcov; do
 		[ -d "$job" ] || continue
 		n=$((n + 1))
-		lcov --quiet --capture --directory "$job" --output-file "$out/run$n.info" \
-			--rc lcov_branch_coverage=0 >>"$out/lcov.log" 2>&1 ||
+		coverage_capture "$job" "$out/run$n.info" "$out/lcov.log" ||
 			{ warn "coverage: lcov failed on $job (log: $out/lcov.log)"; return 1; }
 		adds+=(--add-tracefile "$out/run$n.info")
 	done

@@ -140,7 +140,8 @@ explore_signature() {
 }
 
 # explore_draw N: the scenario of run N (EXPLORE_* of the caller) in
-# DIR/work/N/scenario; prints its parent ("-" for a fresh draw).
+# DIR/work/N/scenario; prints its draw seed and parent ("-" for a fresh
+# draw), as runs.log records them.
 explore_draw() {
 	local n=$1 seed parent="-" w=$EXPLORE_DIR/work/$1
 	local -a corpus
@@ -186,8 +187,7 @@ explore_run_in() {
 	status=$(sed -n 's/.*guest run ended (exit \([0-9]*\)).*/\1/p' "$w/err" | tail -n 1)
 	[ -n "$status" ] || status=none
 	if [ "$counts" = 1 ] && coverage_collect "$w/job" 2>>"$w/err"; then
-		lcov --quiet --capture --directory "$w/job/gcov" --output-file "$w/run.info" \
-			--rc lcov_branch_coverage=0 >>"$w/err" 2>&1 || rm -f "$w/run.info"
+		coverage_capture "$w/job/gcov" "$w/run.info" "$w/err" || rm -f "$w/run.info"
 	fi
 	explore_judge "$w/job" "$status" "$(sed -n 's/^timeout = //p' "$w/scenario")" >"$w/verdict"
 }
@@ -195,7 +195,7 @@ explore_run_in() {
 # explore_fold N INFO: fold run N's results into the corpus, the
 # coverage set, the findings and runs.log (the parent shell only).
 explore_fold() {
-	local n=$1 info=$2 w=$EXPLORE_DIR/work/$1 verdict new="-" sig f
+	local n=$1 info=$2 w=$EXPLORE_DIR/work/$1 verdict new="-" sig f x
 	verdict=$(cat "$w/verdict" 2>/dev/null || echo "broken: the run left no verdict")
 	if [ -s "$w/run.info" ]; then
 		read -r _ new _ EXPLORE_HIT _ EXPLORE_FOUND < <("$(explore_binary)" cover \
