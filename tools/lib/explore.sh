@@ -59,7 +59,8 @@ most).  The minimal scenario reproduces it: tools/atalab scenario FILE.
 DIR keeps everything, and a second explore of DIR goes on where it
 stopped: corpus/ (the scenarios that found coverage), findings/NAME/,
 coverage.set (every line executed, and every line instrumented), runs.log
-(one line per run: number, seed, parent, new lines, verdict).
+(one line per run: number, seed, parent, new lines, lines executed in
+all, time it ended, verdict).
 
 options:
 $(options_help explore_options)
@@ -220,7 +221,8 @@ explore_fold() {
 		fi
 		echo "run$n" >>"$f/runs"
 	fi
-	printf '%s %s %s %s\n' "$n" "$info" "$new" "$verdict" >>"$EXPLORE_DIR/runs.log"
+	printf '%s %s %s %s %s %s\n' "$n" "$info" "$new" "${EXPLORE_HIT:-0}" "$EPOCHSECONDS" "$verdict" \
+		>>"$EXPLORE_DIR/runs.log"
 	rm -rf "$w"
 }
 
