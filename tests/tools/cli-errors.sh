@@ -74,6 +74,9 @@ expect 2 "explore: --personality wants one of piix3 piix4 ich5 ich5-sata, got 'i
 expect 2 "explore: wants one DIR \(the corpus and findings\), got 0 words" -- explore --runs 3
 expect 2 "explore: --runs wants a positive number, got '0'" -- explore --runs 0 /tmp/x
 expect 2 "explore: unknown option '--fast'" -- explore --fast /tmp/x
+expect 2 "explore: --emit-jobs wants 1 to 99 jobs, got '0'" -- explore --emit-jobs 0 /tmp/x
+expect 2 "explore: --against /nonexistent.info: no such file" -- explore --against /nonexistent.info /tmp/x
+expect 2 "explore: --merge takes only --against, not --runs" -- explore --merge --runs 3 /tmp/x
 expect 2 "usage: atalab driver patches" -- driver
 expect 2 "driver: unknown subcommand 'publish'" -- driver publish
 expect 2 "fuzz: --time wants a positive number, got 'x'" -- fuzz --time x

@@ -119,18 +119,8 @@ out=$("$(scenario_binary)" check "$WORK"/shrunk*.scenario 2>&1) && ok "the varia
 	bad "variants the checker refuses: $out"
 
 # The coverage set: two lcov tracefiles.
-info() {        # info FILE "SF DA..." : an lcov tracefile
-	local f=$1 rec da
-	shift
-	: >"$f"
-	for rec in "$@"; do
-		printf 'SF:/src/linux/drivers/ata/%s\n' "${rec%% *}" >>"$f"
-		for da in ${rec#* }; do echo "DA:$da" >>"$f"; done
-		echo end_of_record >>"$f"
-	done
-}
-info "$WORK/a.info" "libata-eh.c 10,1 11,0 12,5" "libata-sff.c 3,0" "other.c 1,9"
-info "$WORK/b.info" "libata-eh.c 10,2 11,1 13,0" "libata-sff.c 3,0 4,0"
+lcov_info "$WORK/a.info" "libata-eh.c 10,1 11,0 12,5" "libata-sff.c 3,0" "other.c 1,9"
+lcov_info "$WORK/b.info" "libata-eh.c 10,2 11,1 13,0" "libata-sff.c 3,0 4,0"
 set1=$("$ex" cover "$WORK/cov.set" "$WORK/a.info")
 set2=$("$ex" cover "$WORK/cov.set" "$WORK/b.info")
 set3=$("$ex" cover "$WORK/cov.set" "$WORK/b.info")

@@ -47,6 +47,19 @@ load_atalab() {
 	done
 }
 
+# lcov_info FILE "NAME.c LINE,COUNT ..."...: an lcov tracefile of files
+# under drivers/ata/, for explore's coverage sets.
+lcov_info() {
+	local f=$1 rec da
+	shift
+	: >"$f"
+	for rec in "$@"; do
+		printf 'SF:/src/linux/drivers/ata/%s\n' "${rec%% *}" >>"$f"
+		for da in ${rec#* }; do echo "DA:$da" >>"$f"; done
+		echo end_of_record >>"$f"
+	done
+}
+
 finish() {
 	[ "$FAILURES" = 0 ] || { echo "$FAILURES check(s) failed" >&2; exit 1; }
 	echo "all checks passed"

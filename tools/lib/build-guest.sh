@@ -85,7 +85,7 @@ build_host_tools() {
 		"$ATALAB_ROOT/tools/trace/trace-read.c" "$core/trace/trace-records.c"
 	build_host_tool "$(trace_tool_binary)" atalab-trace -I"$ATALAB_ROOT/tools/trace" \
 		"$ATALAB_ROOT/tools/trace"/*.c "$core"/*.c "$core"/*/*.c
-	build_host_tool "$(explore_binary)" atalab-explore "$ATALAB_ROOT/tools/explore/atalab-explore.c"
+	build_host_tool "$(explore_binary)" atalab-explore "$ATALAB_ROOT/tools/explore"/*.c
 	key=$(host_tools_key)
 	for out in "$(atalab_models_binary)" "$(fault_check_binary)" "$(scenario_binary)" "$(trace_tool_binary)" \
 		"$(explore_binary)"; do

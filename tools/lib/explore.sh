@@ -22,6 +22,9 @@ explore_options() {
 	opt --append TEXT "extra kernel command line for every run (e.g. a module parameter)"
 	opt --until-finding - "stop at the first new finding (runs under way are stopped, not counted)"
 	opt --minimize-runs N "runs spent minimizing each new finding at the end (default 12; 0: none)"
+	opt --against INFO "an lcov tracefile (the scenario library's) that the summary and the curve compare with"
+	opt --emit-jobs N "write N searches as jobs (DIR/jobs.txt) for GNU parallel, each with its own seed"
+	opt --merge - "fold the searches in DIR/jobs/ (or the folders after DIR) into DIR"
 }
 
 explore_usage() {
@@ -29,7 +32,9 @@ explore_usage() {
 usage: atalab explore [--driver M] [--personality P] [--budget TIME] [--runs N]
                       [--jobs N] [--seed S] [--kinds K,...] [--workloads W,...]
                       [--timeout S] [--append TEXT] [--until-finding]
-                      [--minimize-runs N] DIR
+                      [--minimize-runs N] [--against INFO] DIR
+       atalab explore --emit-jobs N [options] DIR
+       atalab explore --merge [--against INFO] DIR [FROM...]
 
 Searches fault space for error paths nobody wrote a scenario for.  Each run
 boots the gcov kernel (built once, as for scenario --coverage) with a
@@ -60,7 +65,16 @@ DIR keeps everything, and a second explore of DIR goes on where it
 stopped: corpus/ (the scenarios that found coverage), findings/NAME/,
 coverage.set (every line executed, and every line instrumented), runs.log
 (one line per run: number, seed, parent, new lines, lines executed in
-all, time it ended, verdict).
+all, time it ended, verdict), coverage.svg (lines executed over runs, and
+the --against tracefile's as a dashed line).
+
+Campaigns across hosts: --emit-jobs N writes N searches, each its own DIR
+(DIR/jobs/shardK, seed S+K-1, the other options as given) run by
+DIR/jobs/shardK/job.sh, which refuses to run on a kit whose builds differ
+from this one's; DIR/jobs.txt lists them for GNU parallel (--sshlogin).
+--merge then folds them into DIR: the union of their coverage sets, their
+corpora and runs renumbered one after another, findings of one signature
+made one.  A folder already merged into DIR is not merged again.
 
 options:
 $(options_help explore_options)
@@ -71,6 +85,9 @@ examples:
   tools/atalab explore --budget 30m --jobs 2 /tmp/explore
   tools/atalab explore --driver atalab_piix --personality ich5 --runs 50 /tmp/explore-ich5
   tools/atalab explore --kinds bm-error,timeout --timeout 30 --budget 5m /tmp/explore-dma
+  tools/atalab explore --emit-jobs 4 --budget 30m /tmp/campaign
+  parallel --sshloginfile hosts --jobs 2 < /tmp/campaign/jobs.txt
+  tools/atalab explore --merge /tmp/campaign
 USAGE
 }
 
@@ -274,6 +291,14 @@ explore_kill_tree() {
 cmd_explore() {
 	local budget jobs runs=${OPT[--runs]:-} t0 n first started=0 item err
 	local -A pending=()
+	if opt_given --against; then
+		[ -f "${OPT[--against]}" ] || usage_error "--against ${OPT[--against]}: no such file (an lcov tracefile)"
+		EXPLORE_AGAINST=$(realpath "${OPT[--against]}")
+	fi
+	if opt_given --merge; then
+		explore_merge_command
+		return
+	fi
 	[ ${#OPT_ARGS[@]} = 1 ] || usage_error "wants one DIR (the corpus and findings), got ${#OPT_ARGS[@]} words"
 	EXPLORE_DIR=${OPT_ARGS[0]}
 	EXPLORE_DRIVER=${OPT[--driver]:-}
@@ -299,17 +324,31 @@ cmd_explore() {
 	! opt_given --workloads || EXPLORE_GEN_ARGS+=(--workloads "${OPT[--workloads]}")
 	! opt_given --timeout || EXPLORE_GEN_ARGS+=(--timeout "${OPT[--timeout]}")
 	! opt_given --append || EXPLORE_GEN_ARGS+=(--append "${OPT[--append]}")
+	if opt_given --emit-jobs; then
+		[[ "${OPT[--emit-jobs]}" =~ ^[1-9][0-9]?$ ]] || usage_error "--emit-jobs wants 1 to 99 jobs, got '${OPT[--emit-jobs]}'"
+		! opt_given --until-finding || usage_error "--emit-jobs: each job is a search of its own; no --until-finding"
+	fi
 	coverage_enter
 	# The draw's options are checked (by a first draw) before any guest boots.
 	err=$("$(explore_binary)" gen 0 "${EXPLORE_GEN_ARGS[@]}" 2>&1 >/dev/null) ||
 		usage_error "${err#atalab-explore: }"
+	scenario_export_inputs
+	if opt_given --emit-jobs; then
+		explore_emit_jobs "${OPT[--emit-jobs]}"
+		return
+	fi
+	if [ -n "${ATALAB_JOB_INPUTS:-}" ] && [ "$ATALAB_JOB_INPUTS" != "$ATALAB_INPUTS" ]; then
+		echo "atalab: explore: this kit's builds are not the ones the job was made for" >&2
+		echo "  job: $ATALAB_JOB_INPUTS" >&2
+		echo "  kit: $ATALAB_INPUTS" >&2
+		exit 2
+	fi
 	mkdir -p "$EXPLORE_DIR/corpus" "$EXPLORE_DIR/findings" || die "cannot create $EXPLORE_DIR"
 	EXPLORE_DIR=$(cd "$EXPLORE_DIR" && pwd)
 	rm -rf "$EXPLORE_DIR/work"
 	touch "$EXPLORE_DIR/runs.log"
 	export ATALAB_COVERAGE=1 ATALAB_PATTERN
 	ATALAB_PATTERN=$(ata_pattern_binary)
-	scenario_export_inputs
 	[ ! -f "$EXPLORE_DIR/coverage.set" ] ||
 		read -r _ EXPLORE_HIT _ EXPLORE_FOUND < <("$(explore_binary)" count "$EXPLORE_DIR/coverage.set")
 	# A resumed DIR goes on after its last run (runs.log is in the order
@@ -365,8 +404,12 @@ cmd_explore() {
 
 explore_summary() {
 	local f rc=0
+	local -a against=()
 	echo
-	"$(explore_binary)" summary "$EXPLORE_DIR/coverage.set"
+	"$(explore_binary)" summary "$EXPLORE_DIR/coverage.set" ${EXPLORE_AGAINST:+"$EXPLORE_AGAINST"}
+	[ -z "${EXPLORE_AGAINST:-}" ] || against=(--against "$EXPLORE_AGAINST")
+	"$(explore_binary)" plot "$EXPLORE_DIR/coverage.svg" "${against[@]}" "${EXPLORE_CURVES[@]:-$EXPLORE_DIR/runs.log}" &&
+		echo "explore: the coverage curve: $EXPLORE_DIR/coverage.svg"
 	echo "explore: $(wc -l <"$EXPLORE_DIR/runs.log") runs in all, corpus $(find "$EXPLORE_DIR/corpus" -name '*.scenario' | wc -l) scenarios"
 	for f in "$EXPLORE_DIR"/findings/*/; do
 		[ -f "$f/verdict" ] || continue
@@ -375,4 +418,113 @@ explore_summary() {
 	done
 	[ $rc = 1 ] || echo "explore: no finding"
 	return $rc
+}
+
+# explore_emit_jobs N: N searches as jobs under DIR/jobs/shardK (seed S+K-1,
+# the options given), listed in DIR/jobs.txt; each checks the kit's builds
+# (ATALAB_INPUTS) before it runs.
+explore_emit_jobs() {
+	local n=$1 k dir name job
+	local -a pass=() words=()
+	for name in --driver --personality --budget --runs --jobs --kinds --workloads --timeout --append \
+		--minimize-runs; do
+		! opt_given "$name" || pass+=("$name" "${OPT[$name]}")
+	done
+	opt_given --jobs || pass+=(--jobs 1)
+	mkdir -p "$EXPLORE_DIR/jobs" || die "cannot create $EXPLORE_DIR/jobs"
+	dir=$(cd "$EXPLORE_DIR" && pwd)
+	: >"$dir/jobs.txt"
+	for ((k = 1; k <= n; k++)); do
+		job=$dir/jobs/shard$k
+		mkdir -p "$job"
+		words=("$ATALAB_ROOT/tools/atalab" explore --seed $((EXPLORE_SEED + k - 1)) "${pass[@]}" "$job")
+		{
+			echo "#!/bin/sh"
+			echo "# atalab explore job: shard $k of $n, seed $((EXPLORE_SEED + k - 1))"
+			echo "# kit: $ATALAB_INPUTS"
+			echo "# The job refuses to run when the kit's builds (their cache keys)"
+			echo "# differ from these."
+			echo "ATALAB_JOB_INPUTS=${ATALAB_INPUTS@Q} \\"
+			echo "	exec ${words[*]@Q}"
+		} >"$job/job.sh"
+		chmod +x "$job/job.sh"
+		echo "$job/job.sh" >>"$dir/jobs.txt"
+	done
+	echo "$n jobs in $dir/jobs (run each line of $dir/jobs.txt, e.g. with GNU parallel; then tools/atalab explore --merge $EXPLORE_DIR)"
+}
+
+# explore_merge_command: --merge DIR [FROM...].
+explore_merge_command() {
+	local name from
+	local -a froms=()
+	for name in "${!OPT[@]}"; do
+		case "$name" in --merge | --against) ;; *) usage_error "--merge takes only --against, not $name" ;; esac
+	done
+	[ ${#OPT_ARGS[@]} -ge 1 ] || usage_error "--merge wants DIR (and the folders to merge, default DIR/jobs/*)"
+	EXPLORE_DIR=${OPT_ARGS[0]}
+	froms=("${OPT_ARGS[@]:1}")
+	if [ ${#froms[@]} = 0 ]; then
+		for from in "$EXPLORE_DIR"/jobs/*/; do
+			[ ! -f "$from/runs.log" ] || froms+=("${from%/}")
+		done
+		[ ${#froms[@]} -gt 0 ] || usage_error "--merge $EXPLORE_DIR: no search under $EXPLORE_DIR/jobs/ has run yet"
+	fi
+	for from in "${froms[@]}"; do
+		[ -f "$from/runs.log" ] || usage_error "--merge: $from is not a search's folder (no runs.log)"
+	done
+	build_all
+	mkdir -p "$EXPLORE_DIR/corpus" "$EXPLORE_DIR/findings" || die "cannot create $EXPLORE_DIR"
+	EXPLORE_DIR=$(cd "$EXPLORE_DIR" && pwd)
+	touch "$EXPLORE_DIR/runs.log" "$EXPLORE_DIR/merged"
+	EXPLORE_CURVES=()
+	for from in "${froms[@]}"; do
+		from=$(cd "$from" && pwd)
+		EXPLORE_CURVES+=("$from/runs.log")
+		if grep -qxF "$from" "$EXPLORE_DIR/merged"; then
+			msg "explore: $from is merged into $EXPLORE_DIR already"
+			continue
+		fi
+		explore_merge_one "$from" || die "explore: merging $from failed"
+		echo "$from" >>"$EXPLORE_DIR/merged"
+	done
+	explore_summary
+}
+
+# explore_merge_one FROM: FROM's runs, corpus, findings and coverage folded
+# into DIR; its run numbers follow DIR's highest, its runs' lines executed
+# (the search's own) read "-".
+explore_merge_one() {
+	local from=$1 off f t sig x n
+	off=$(awk '$1 > last { last = $1 } END { print last + 0 }' "$EXPLORE_DIR/runs.log")
+	# Fields 1-6 (number, seed, parent, new, hit, time) are rewritten; the
+	# verdict after them is kept as it is.
+	awk -v off="$off" '{
+		rest = $0
+		for (i = 1; i <= 6; i++) { match(rest, /^[^ ]+ /); f[i] = substr(rest, 1, RLENGTH - 1); rest = substr(rest, RLENGTH + 1) }
+		if (f[3] ~ /^run[0-9]+\.scenario$/) f[3] = "run" (substr(f[3], 4) + off) ".scenario"
+		print f[1] + off, f[2], f[3], f[4], "-", f[6], rest
+	}' "$from/runs.log" >>"$EXPLORE_DIR/runs.log" || return 1
+	for f in "$from"/corpus/run*.scenario; do
+		[ -f "$f" ] || continue
+		n=${f##*/run}
+		cp "$f" "$EXPLORE_DIR/corpus/run$((${n%.scenario} + off)).scenario" || return 1
+	done
+	for f in "$from"/findings/*/; do
+		[ -f "$f/verdict" ] || continue
+		sig=$(basename "$f")
+		t=$EXPLORE_DIR/findings/$sig
+		if [ ! -d "$t" ]; then
+			mkdir -p "$t"
+			for x in verdict console.log trace stdout minimal.scenario minimized; do
+				[ ! -f "$f/$x" ] || cp "$f/$x" "$t/" || return 1
+			done
+			for x in "$f"/run*.scenario; do
+				n=${x##*/run}
+				cp "$x" "$t/run$((${n%.scenario} + off)).scenario" || return 1
+			done
+		fi
+		awk -v off="$off" '{ sub(/^run/, ""); print "run" ($1 + off) }' "$f/runs" >>"$t/runs"
+	done
+	[ ! -f "$from/coverage.set" ] ||
+		"$(explore_binary)" merge "$EXPLORE_DIR/coverage.set" "$from/coverage.set" >/dev/null
 }

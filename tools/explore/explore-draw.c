@@ -1,0 +1,539 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * atalab-explore gen and shrink: a run's scenario drawn at random or
+ * mutated from a corpus scenario, and a finding's smaller variants.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explore.h"
+
+/* The guest workloads: what the guest does while the rules are loaded. */
+typedef struct {
+    const char *name;
+    const char *run;
+    const char *append;     /* extra kernel command line, or NULL */
+} Workload;
+
+static const Workload workloads[] = {
+    { "probe", "true", NULL },
+    { "read-dma", "dd if=/dev/$DISK0 of=/dev/null bs=64k count=128 iflag=direct", NULL },
+    { "read-pio", "dd if=/dev/$DISK0 of=/dev/null bs=64k count=16 iflag=direct",
+      "libata.dma=0" },
+    { "write-dma", "ata-pattern write /dev/$DISK0 --offset 4M --size 2M --seed 9 --direct && "
+      "ata-pattern verify /dev/$DISK0 --offset 4M --size 2M --seed 9 --direct", NULL },
+    { "write-flush", "dd if=/dev/zero of=/dev/$DISK0 bs=4k count=16 seek=900 conv=fsync",
+      NULL },
+    { "pattern", "pattern-rw /dev/$DISK0 1M 5", NULL },
+    { "pattern-pio", "pattern-rw /dev/$DISK0 256K 6", "libata.dma=0" },
+    { "smart", "smartctl -a /dev/$DISK0; hdparm -I /dev/$DISK0", NULL },
+    { "mixed", "dd if=/dev/$DISK0 of=/dev/null bs=4k count=64 skip=2000 iflag=direct; "
+      "dd if=/dev/zero of=/dev/$DISK0 bs=4k count=8 seek=3000 oflag=direct conv=fsync; "
+      "hdparm -f /dev/$DISK0", NULL },
+};
+
+/* Fault kinds (docs/faults.md) and the keys each one takes. */
+enum { K_CLASS = 1, K_LBA = 2, K_DELAY = 4, K_FOR = 8, K_VIOLATION = 16,
+       K_BITS = 32, K_DIR = 64, K_IRQ = 128, K_LOSS = 256 };
+
+typedef struct {
+    const char *kind;
+    unsigned keys;
+    const char *classes;    /* the classes it applies to, ';'-separated */
+} Kind;
+
+static const Kind kinds[] = {
+    { "unc", K_CLASS | K_LBA, "read" },
+    { "amnf", K_CLASS | K_LBA, "read" },
+    { "idnf", K_CLASS | K_LBA, "read;write;any" },
+    { "abrt", K_CLASS | K_LBA, "read;write;flush;identify;other;any" },
+    { "write-fault", K_CLASS | K_LBA, "write" },
+    { "df", K_CLASS | K_LBA, "read;write;flush;any" },
+    { "icrc", K_CLASS | K_LBA, "read;write" },
+    { "timeout", K_CLASS | K_LBA, "read;write;flush;identify;other;any" },
+    { "lost-irq", K_CLASS | K_LBA, "read;write;flush;identify;other;any" },
+    { "spurious-irq", K_CLASS | K_LBA, "read;write;flush;any" },
+    { "bm-error", K_CLASS | K_LBA | K_IRQ, "read;write" },
+    { "protocol", K_CLASS | K_LBA | K_VIOLATION, "read;write;identify;any" },
+    { "latency", K_CLASS | K_LBA | K_DELAY, "read;write;flush;any" },
+    { "reset-fail", K_FOR, NULL },
+    { "remove", K_CLASS | K_LBA | K_FOR, "read;write;flush;any" },
+    { "corrupt", K_LBA | K_BITS | K_DIR, NULL },
+    { "power-cut", K_CLASS | K_LBA | K_LOSS, "write;flush;any" },
+};
+
+#define DISK_SECTORS 32768      /* disk-size 16M */
+#define MAX_RULES 4
+
+/* What a draw may use (gen's options). */
+typedef struct {
+    const Kind *kinds[G_N_ELEMENTS(kinds)];
+    unsigned n_kinds;
+    const Workload *workloads[G_N_ELEMENTS(workloads)];
+    unsigned n_workloads;
+    unsigned timeout;
+    const char *append;
+} DrawLimits;
+
+static const char *pick(GRand *r, const char *list)
+{
+    g_auto(GStrv) v = g_strsplit(list, ";", -1);
+    static char buf[32];
+
+    g_strlcpy(buf, v[g_rand_int_range(r, 0, g_strv_length(v))], sizeof(buf));
+    return buf;
+}
+
+/* The trigger: which of a rule's matches fire, and how many times. */
+static void gen_trigger(GRand *r, GString *g)
+{
+    switch (g_rand_int_range(r, 0, 5)) {
+    case 0:
+        g_string_append_printf(g, " on=nth:%d", g_rand_int_range(r, 1, 6));
+        return;
+    case 1:
+        g_string_append_printf(g, " on=after:%d", g_rand_int_range(r, 1, 30));
+        break;
+    case 2:
+        g_string_append_printf(g, " on=every:%d", g_rand_int_range(r, 2, 6));
+        break;
+    case 3:
+        g_string_append_printf(g, " on=prob:0.%d", g_rand_int_range(r, 1, 6));
+        break;
+    default:
+        break;
+    }
+    switch (g_rand_int_range(r, 0, 3)) {
+    case 0:
+        g_string_append(g, " times=once");
+        break;
+    case 1:
+        g_string_append_printf(g, " times=%d", g_rand_int_range(r, 2, 8));
+        break;
+    default:
+        g_string_append(g, " times=forever");
+        break;
+    }
+}
+
+/* One rule of KIND with id ID, in the rule-file syntax. */
+static char *gen_rule(GRand *r, const Kind *k, const char *id)
+{
+    GString *g = g_string_new(k->kind);
+    static const char *const violations[] = { "drq-count", "status-phase", "irq-early" };
+
+    g_string_append_printf(g, " id=%s drive=0", id);
+    if ((k->keys & K_CLASS) && k->classes) {
+        g_string_append_printf(g, " class=%s", pick(r, k->classes));
+    }
+    /* Half the rules leave probing alone: a range where the workloads go. */
+    if ((k->keys & K_LBA) && g_rand_boolean(r)) {
+        g_string_append_printf(g, " lba=%d+%d", g_rand_int_range(r, 0, DISK_SECTORS - 64),
+                               g_rand_int_range(r, 1, 65));
+    }
+    if (k->keys & K_DELAY) {
+        g_string_append_printf(g, " delay=%dms", g_rand_int_range(r, 1, 3000));
+    }
+    if (k->keys & K_FOR) {
+        if (g_rand_int_range(r, 0, 4)) {
+            g_string_append_printf(g, " for=%dms", g_rand_int_range(r, 10, 4000));
+        } else {
+            g_string_append(g, " for=forever");
+        }
+    }
+    if (k->keys & K_VIOLATION) {
+        g_string_append_printf(g, " violation=%s",
+                               violations[g_rand_int_range(r, 0, 3)]);
+    }
+    if (k->keys & K_BITS) {
+        g_string_append_printf(g, " bits=%d", g_rand_int_range(r, 1, 17));
+    }
+    if (k->keys & K_DIR) {
+        g_string_append_printf(g, " dir=%s", g_rand_boolean(r) ? "read" : "write");
+    }
+    if (k->keys & K_IRQ) {
+        g_string_append_printf(g, " irq=%s", g_rand_boolean(r) ? "yes" : "no");
+    }
+    if (k->keys & K_LOSS) {
+        g_string_append_printf(g, " loss=0.%d", g_rand_int_range(r, 1, 10));
+    }
+    gen_trigger(r, g);
+    return g_string_free(g, false);
+}
+
+static const Workload *workload_named(const char *name)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(workloads); i++) {
+        if (!strcmp(workloads[i].name, name)) {
+            return &workloads[i];
+        }
+    }
+    return NULL;
+}
+
+static char *random_rule(GRand *r, const DrawLimits *lim, unsigned n)
+{
+    g_autofree char *id = g_strdup_printf("r%u", n);
+
+    return gen_rule(r, lim->kinds[g_rand_int_range(r, 0, lim->n_kinds)], id);
+}
+
+static void print_scenario(const Workload *w, GPtrArray *rules, const DrawLimits *lim,
+                           const char *from)
+{
+    printf("# Drawn by tools/atalab explore%s%s.\n", from ? " from " : "", from ? from : "");
+    printf("[scenario]\ndescription = explore workload=%s\ndisks = 1\ntimeout = %u\n",
+           w->name, lim->timeout);
+    if (w->append || lim->append) {
+        printf("append = %s%s%s\n", w->append ? w->append : "",
+               w->append && lim->append ? " " : "", lim->append ? lim->append : "");
+    }
+    printf("\n[faults]\n");
+    for (unsigned i = 0; i < rules->len; i++) {
+        if (i) {
+            printf("rule.%u = %s\n", i + 1, (char *)rules->pdata[i]);
+        } else {
+            printf("rule = %s\n", (char *)rules->pdata[i]);
+        }
+    }
+    printf("\n[workload]\nscsi-timeout = 2\nretries = 1\nrun = %s\n\n[expect]\n", w->run);
+}
+
+/* The [faults] rules of a scenario, in file order, comments dropped. */
+static void read_rules(GKeyFile *kf, GPtrArray *rules)
+{
+    g_auto(GStrv) keys = g_key_file_get_keys(kf, "faults", NULL, NULL);
+
+    for (unsigned i = 0; keys && keys[i]; i++) {
+        char *v = g_key_file_get_string(kf, "faults", keys[i], NULL);
+        char *hash = v ? strchr(v, '#') : NULL;
+
+        if (hash) {
+            *hash = 0;
+        }
+        g_ptr_array_add(rules, g_strdup(g_strstrip(v)));
+        g_free(v);
+    }
+}
+
+/* A parent's workload and rules: what gen mutates. */
+static bool load_parent(const char *path, const Workload **w, GPtrArray *rules)
+{
+    g_autoptr(GKeyFile) kf = g_key_file_new();
+    g_autoptr(GError) err = NULL;
+    g_autofree char *desc = NULL;
+    const char *name;
+
+    if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &err)) {
+        fprintf(stderr, "atalab-explore: %s: %s\n", path, err->message);
+        return false;
+    }
+    desc = g_key_file_get_string(kf, "scenario", "description", NULL);
+    name = desc ? strstr(desc, "workload=") : NULL;
+    *w = name ? workload_named(name + strlen("workload=")) : NULL;
+    if (!*w) {
+        fprintf(stderr, "atalab-explore: %s: not a scenario explore drew "
+                "(no known workload= in its description)\n", path);
+        return false;
+    }
+    read_rules(kf, rules);
+    return true;
+}
+
+/* Rule ids r1..rN in order, after a mutation added or dropped one. */
+static void renumber(GPtrArray *rules)
+{
+    for (unsigned i = 0; i < rules->len; i++) {
+        g_auto(GStrv) t = g_strsplit(rules->pdata[i], " ", -1);
+
+        for (unsigned j = 0; t[j]; j++) {
+            if (g_str_has_prefix(t[j], "id=")) {
+                g_free(t[j]);
+                t[j] = g_strdup_printf("id=r%u", i + 1);
+            }
+        }
+        g_free(rules->pdata[i]);
+        rules->pdata[i] = g_strjoinv(" ", t);
+    }
+}
+
+/* One mutation of a parent: a rule redrawn, added or dropped, a trigger
+ * redrawn, or another workload. */
+static void mutate(GRand *r, const DrawLimits *lim, const Workload **w, GPtrArray *rules)
+{
+    unsigned i = rules->len ? g_rand_int_range(r, 0, rules->len) : 0;
+
+    switch (g_rand_int_range(r, 0, 5)) {
+    case 0:
+        *w = lim->workloads[g_rand_int_range(r, 0, lim->n_workloads)];
+        return;
+    case 1:
+        if (rules->len < MAX_RULES) {
+            g_ptr_array_add(rules, random_rule(r, lim, rules->len + 1));
+            return;
+        }
+        /* fall through */
+    case 2:
+        if (rules->len > 1) {
+            g_ptr_array_remove_index(rules, i);
+            renumber(rules);
+            return;
+        }
+        /* fall through */
+    case 3: {
+        /* The same kind and keys, the trigger drawn again. */
+        g_auto(GStrv) t = g_strsplit(rules->pdata[i], " ", -1);
+        GString *g = g_string_new(NULL);
+
+        for (unsigned j = 0; t[j]; j++) {
+            if (!g_str_has_prefix(t[j], "on=") && !g_str_has_prefix(t[j], "times=")) {
+                g_string_append_printf(g, "%s%s", j ? " " : "", t[j]);
+            }
+        }
+        gen_trigger(r, g);
+        g_free(rules->pdata[i]);
+        rules->pdata[i] = g_string_free(g, false);
+        return;
+    }
+    default:
+        g_free(rules->pdata[i]);
+        rules->pdata[i] = random_rule(r, lim, i + 1);
+        return;
+    }
+}
+
+static int draw_scenario(guint64 seed, const DrawLimits *lim, const char *parent)
+{
+    GRand *r = g_rand_new_with_seed_array((const guint32[]) { seed, seed >> 32 }, 2);
+    g_autoptr(GPtrArray) rules = g_ptr_array_new_with_free_func(g_free);
+    const Workload *w;
+
+    if (parent) {
+        if (!load_parent(parent, &w, rules)) {
+            return 2;
+        }
+        for (int n = g_rand_int_range(r, 1, 3); n > 0; n--) {
+            mutate(r, lim, &w, rules);
+        }
+    } else {
+        w = lim->workloads[g_rand_int_range(r, 0, lim->n_workloads)];
+        for (int n = g_rand_int_range(r, 1, 3); n > 0; n--) {
+            g_ptr_array_add(rules, random_rule(r, lim, rules->len + 1));
+        }
+    }
+    print_scenario(w, rules, lim, parent);
+    g_rand_free(r);
+    return 0;
+}
+
+/* RULE with its KEY= token replaced by KEY=VALUE (added when absent); NULL
+ * when the rule already says so. */
+static char *rule_with(const char *rule, const char *key, const char *value)
+{
+    g_auto(GStrv) t = g_strsplit(rule, " ", -1);
+    g_autofree char *want = g_strdup_printf("%s=%s", key, value);
+    size_t klen = strlen(key);
+    bool found = false;
+
+    for (unsigned j = 0; t[j]; j++) {
+        if (!strncmp(t[j], key, klen) && t[j][klen] == '=') {
+            if (!strcmp(t[j], want)) {
+                return NULL;
+            }
+            g_free(t[j]);
+            t[j] = g_strdup(want);
+            found = true;
+        }
+    }
+    if (!found) {
+        return g_strdup_printf("%s %s", rule, want);
+    }
+    return g_strjoinv(" ", t);
+}
+
+static void free_variant(gpointer v)
+{
+    if (v) {
+        g_ptr_array_unref(v);
+    }
+}
+
+/*
+ * The Kth smaller variant of a scenario, in the order a minimizer tries
+ * them: each rule dropped (while more than one is left), the probe
+ * workload, then each rule firing once, then each rule at its first match.
+ * Variants that change nothing are skipped.
+ */
+int explore_shrink(const char *path, unsigned k)
+{
+    g_autoptr(GKeyFile) kf = g_key_file_new();
+    g_autoptr(GError) err = NULL;
+    g_autoptr(GPtrArray) rules = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GPtrArray) what = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GPtrArray) variants = g_ptr_array_new_with_free_func(free_variant);
+    g_autofree char *desc = NULL;
+    g_autofree char *text = NULL;
+    bool probe;
+
+    if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_KEEP_COMMENTS, &err)) {
+        fprintf(stderr, "atalab-explore: %s: %s\n", path, err->message);
+        return 2;
+    }
+    read_rules(kf, rules);
+    desc = g_key_file_get_string(kf, "scenario", "description", NULL);
+    probe = desc && strstr(desc, "workload=probe");
+
+    /* Each variant: its rule list (NULL: the workload becomes probe). */
+    for (unsigned i = 0; rules->len > 1 && i < rules->len; i++) {
+        GPtrArray *v = g_ptr_array_new_with_free_func(g_free);
+
+        for (unsigned j = 0; j < rules->len; j++) {
+            if (j != i) {
+                g_ptr_array_add(v, g_strdup(rules->pdata[j]));
+            }
+        }
+        g_ptr_array_add(variants, v);
+        g_ptr_array_add(what, g_strdup_printf("rule %u dropped", i + 1));
+    }
+    if (!probe) {
+        g_ptr_array_add(variants, NULL);
+        g_ptr_array_add(what, g_strdup("the probe workload"));
+    }
+    for (unsigned pass = 0; pass < 2; pass++) {
+        for (unsigned i = 0; i < rules->len; i++) {
+            char *changed;
+            GPtrArray *v;
+
+            /* An nth:N rule fires once, at one match, already. */
+            if (strstr(rules->pdata[i], " on=nth:")) {
+                continue;
+            }
+            changed = pass ? rule_with(rules->pdata[i], "on", "nth:1")
+                           : rule_with(rules->pdata[i], "times", "once");
+            if (!changed) {
+                continue;
+            }
+            v = g_ptr_array_new_with_free_func(g_free);
+            for (unsigned j = 0; j < rules->len; j++) {
+                g_ptr_array_add(v, j == i ? g_strdup(changed) : g_strdup(rules->pdata[j]));
+            }
+            g_free(changed);
+            g_ptr_array_add(variants, v);
+            g_ptr_array_add(what, g_strdup_printf("rule %u %s", i + 1,
+                                                  pass ? "at its first match" : "firing once"));
+        }
+    }
+    if (k >= variants->len) {
+        return 1;
+    }
+    if (variants->pdata[k]) {
+        GPtrArray *v = variants->pdata[k];
+
+        g_key_file_remove_group(kf, "faults", NULL);
+        for (unsigned j = 0; j < v->len; j++) {
+            g_autofree char *key = j ? g_strdup_printf("rule.%u", j + 1) : g_strdup("rule");
+
+            g_key_file_set_string(kf, "faults", key, v->pdata[j]);
+        }
+    } else {
+        g_key_file_set_string(kf, "scenario", "description", "explore workload=probe");
+        g_key_file_set_string(kf, "workload", "run", "true");
+    }
+    /* [faults] back between [scenario] and [workload]: GKeyFile appends it. */
+    text = g_key_file_to_data(kf, NULL, NULL);
+    printf("# Shrunk by tools/atalab explore: %s.\n%s", (char *)what->pdata[k], text);
+    return 0;
+}
+
+/* gen's options after SEED; false (and a message) on a bad one. */
+static bool parse_limits(int argc, char **argv, DrawLimits *lim, const char **parent)
+{
+    g_auto(GStrv) names = NULL;
+
+    *lim = (DrawLimits) { .timeout = 90 };
+    for (size_t i = 0; i < G_N_ELEMENTS(kinds); i++) {
+        lim->kinds[lim->n_kinds++] = &kinds[i];
+    }
+    for (size_t i = 0; i < G_N_ELEMENTS(workloads); i++) {
+        lim->workloads[lim->n_workloads++] = &workloads[i];
+    }
+    for (int i = 0; i < argc; i++) {
+        char *end;
+
+        if (!strcmp(argv[i], "--kinds") && i + 1 < argc) {
+            g_strfreev(names);
+            names = g_strsplit(argv[++i], ",", -1);
+            lim->n_kinds = 0;
+            for (unsigned j = 0; names[j]; j++) {
+                size_t k;
+
+                for (k = 0; k < G_N_ELEMENTS(kinds) && strcmp(kinds[k].kind, names[j]); k++) {
+                }
+                if (k == G_N_ELEMENTS(kinds)) {
+                    fprintf(stderr, "atalab-explore: --kinds: unknown fault kind '%s' "
+                            "(docs/faults.md)\n", names[j]);
+                    return false;
+                }
+                lim->kinds[lim->n_kinds++] = &kinds[k];
+                if (lim->n_kinds == G_N_ELEMENTS(kinds)) {
+                    break;
+                }
+            }
+        } else if (!strcmp(argv[i], "--workloads") && i + 1 < argc) {
+            g_strfreev(names);
+            names = g_strsplit(argv[++i], ",", -1);
+            lim->n_workloads = 0;
+            for (unsigned j = 0; names[j] && lim->n_workloads < G_N_ELEMENTS(workloads); j++) {
+                const Workload *w = workload_named(names[j]);
+
+                if (!w) {
+                    GString *known = g_string_new(NULL);
+
+                    for (size_t k = 0; k < G_N_ELEMENTS(workloads); k++) {
+                        g_string_append_printf(known, "%s%s", k ? " " : "", workloads[k].name);
+                    }
+                    fprintf(stderr, "atalab-explore: --workloads: unknown workload '%s' "
+                            "(known: %s)\n", names[j], known->str);
+                    g_string_free(known, true);
+                    return false;
+                }
+                lim->workloads[lim->n_workloads++] = w;
+            }
+        } else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
+            lim->timeout = strtoul(argv[++i], &end, 10);
+            if (*end || lim->timeout < 10 || lim->timeout > 3600) {
+                fprintf(stderr, "atalab-explore: --timeout wants 10 to 3600 seconds, "
+                        "got '%s'\n", argv[i]);
+                return false;
+            }
+        } else if (!strcmp(argv[i], "--append") && i + 1 < argc) {
+            lim->append = argv[++i];
+            if (strchr(lim->append, '\n')) {
+                fprintf(stderr, "atalab-explore: --append: one line\n");
+                return false;
+            }
+        } else if (argv[i][0] != '-' && !*parent) {
+            *parent = argv[i];
+        } else {
+            fprintf(stderr, "atalab-explore: gen: unexpected '%s'\n", argv[i]);
+            return false;
+        }
+    }
+    if (!lim->n_kinds || !lim->n_workloads) {
+        fprintf(stderr, "atalab-explore: --%s: none named\n", lim->n_kinds ? "workloads" : "kinds");
+        return false;
+    }
+    return true;
+}
+
+int explore_gen(guint64 seed, int argc, char **argv)
+{
+    const char *parent = NULL;
+    DrawLimits lim;
+
+    if (!parse_limits(argc, argv, &lim, &parent)) {
+        return 2;
+    }
+    return draw_scenario(seed, &lim, parent);
+}
