@@ -3,7 +3,8 @@
 # hand-made runs (an oops line, a hung task, a guest killed at its timeout
 # silent or still working,
 # a broken QEMU, a core bug record, data read back wrong with and without a
-# rule that may change it, a clean run), one signature for one bug
+# rule that may change it, acknowledged writes the image lacks (with and
+# without such a rule, and unacknowledged), a clean run), one signature for one bug
 # found twice, the draws (deterministic per seed, every draw and mutation a
 # scenario the checker accepts), the minimizer's variants and the coverage
 # set (new lines counted
@@ -56,6 +57,23 @@ verdict baddata 1 "data: ata-pattern: 924 of 2048 sectors differ"
 job corrupted "[    0.900000] ata1.00: configured for UDMA/33" "5 ata0 fault d0 rule=r1 kind=corrupt cmd=0xc8 lba=100 seq=3"
 echo "ata-pattern: 3 of 2048 sectors differ" >>"$WORK/corrupted/stderr"
 verdict corrupted 1 ok
+# lost-write: acknowledged (the workload's line), the image check failed.
+lostrow=$(printf 'lost\tdata on disk 0: 1M bytes at 0, seed 5\tata-pattern: 8 of 2048 sectors differ\tFAIL')
+job lost "[    0.900000] ata1.00: configured for UDMA/33" "5 ata0 fault d0 rule=r1 kind=timeout cmd=0xca lba=100 seq=3"
+echo "explore: pattern written" >"$WORK/lost/stdout"
+echo "$lostrow" >"$WORK/lost/result.tsv"
+verdict lost 0 "lost-write: the guest's writes were acknowledged but the disk image does not hold them (ata-pattern: 8 of 2048 sectors differ)"
+job unacked "[    0.900000] ata1.00: configured for UDMA/33" "5 ata0 fault d0 rule=r1 kind=write-fault cmd=0xca lba=100 seq=3"
+echo "$lostrow" >"$WORK/unacked/result.tsv"
+verdict unacked 1 ok
+job powercut "[    0.900000] ata1.00: configured for UDMA/33" "5 ata0 fault d0 rule=r1 kind=power-cut cmd=0xca lba=100 seq=3"
+echo "explore: pattern written" >"$WORK/powercut/stdout"
+echo "$lostrow" >"$WORK/powercut/result.tsv"
+verdict powercut 0 ok
+job kept "[    0.900000] ata1.00: configured for UDMA/33"
+echo "explore: pattern written" >"$WORK/kept/stdout"
+sed 's/FAIL$/pass/' <<<"$lostrow" >"$WORK/kept/result.tsv"
+verdict kept 0 ok
 a=$(explore_signature "oops: WARNING: CPU: 0 PID: 61 at drivers/ata/libata-eh.c:1234 ata_eh_finish+0x3c/0x90")
 b=$(explore_signature "oops: WARNING: CPU: 1 PID: 803 at drivers/ata/libata-eh.c:1234 ata_eh_finish+0x40/0x90")
 c=$(explore_signature "oops: WARNING: CPU: 0 PID: 61 at drivers/ata/libata-sff.c:1234 ata_sff_hsm_move+0x3c/0x90")

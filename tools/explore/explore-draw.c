@@ -14,19 +14,29 @@ typedef struct {
     const char *name;
     const char *run;
     const char *append;     /* extra kernel command line, or NULL */
+    const char *pattern;    /* the pattern it writes, POSITION:OFFSET:SIZE:SEED */
 } Workload;
+
+/*
+ * A pattern written, acknowledged (EXPLORE_WRITTEN on stdout) and read back
+ * in the guest; the scenario's `pattern =` expectation then checks the
+ * disk image on the host (the lost-write oracle, tools/lib/explore.sh).
+ */
+#define EXPLORE_WRITTEN "explore: pattern written"
+#define WRITE_VERIFY(where) \
+    "ata-pattern write /dev/$DISK0 " where " --direct && echo '" EXPLORE_WRITTEN "' && " \
+    "ata-pattern verify /dev/$DISK0 " where " --direct"
 
 static const Workload workloads[] = {
     { "probe", "true", NULL },
     { "read-dma", "dd if=/dev/$DISK0 of=/dev/null bs=64k count=128 iflag=direct", NULL },
     { "read-pio", "dd if=/dev/$DISK0 of=/dev/null bs=64k count=16 iflag=direct",
       "libata.dma=0" },
-    { "write-dma", "ata-pattern write /dev/$DISK0 --offset 4M --size 2M --seed 9 --direct && "
-      "ata-pattern verify /dev/$DISK0 --offset 4M --size 2M --seed 9 --direct", NULL },
+    { "write-dma", WRITE_VERIFY("--offset 4M --size 2M --seed 9"), NULL, "0:4M:2M:9" },
     { "write-flush", "dd if=/dev/zero of=/dev/$DISK0 bs=4k count=16 seek=900 conv=fsync",
       NULL },
-    { "pattern", "pattern-rw /dev/$DISK0 1M 5", NULL },
-    { "pattern-pio", "pattern-rw /dev/$DISK0 256K 6", "libata.dma=0" },
+    { "pattern", WRITE_VERIFY("--size 1M --seed 5"), NULL, "0:0:1M:5" },
+    { "pattern-pio", WRITE_VERIFY("--size 256K --seed 6"), "libata.dma=0", "0:0:256K:6" },
     { "smart", "smartctl -a /dev/$DISK0; hdparm -I /dev/$DISK0", NULL },
     { "mixed", "dd if=/dev/$DISK0 of=/dev/null bs=4k count=64 skip=2000 iflag=direct; "
       "dd if=/dev/zero of=/dev/$DISK0 bs=4k count=8 seek=3000 oflag=direct conv=fsync; "
@@ -198,6 +208,9 @@ static void print_scenario(const Workload *w, GPtrArray *rules, const DrawLimits
         }
     }
     printf("\n[workload]\nscsi-timeout = 2\nretries = 1\nrun = %s\n\n[expect]\n", w->run);
+    if (w->pattern) {
+        printf("pattern = %s\n", w->pattern);
+    }
 }
 
 /* The [faults] rules of a scenario, in file order, comments dropped. */

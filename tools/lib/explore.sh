@@ -56,6 +56,10 @@ Oracles, each a finding kept with its scenario, console log and trace:
   data     the workload read back other data than it wrote (ata-pattern:
            sectors differ) when no rule that may change data (corrupt,
            power-cut, protocol, remove) fired
+  lost-write
+           the guest's pattern writes were acknowledged but the disk image
+           (checked on the host after the guest powered off) does not hold
+           them, when no such rule fired
 Each new finding is then minimized: variants of its scenario with a rule
 dropped, the probe workload, a rule firing once or at its first match are
 run, and each that gives the same finding is kept (--minimize-runs runs at
@@ -120,10 +124,17 @@ explore_last_sign() {
 	} | sort -g | awk 'END { if (NR) printf "%.3f\n", $1 }'
 }
 
+# explore_data_may_change JOBDIR: did a rule that may change data on the
+# disk or on the wire (corrupt, power-cut, protocol, remove) fire?
+explore_data_may_change() {
+	"$(trace_tool_binary)" grep --kind fault "$1/trace" 2>/dev/null |
+		grep -qE 'kind=(corrupt|power-cut|protocol|remove)\b'
+}
+
 # explore_judge JOBDIR STATUS [TIMEOUT]: the oracles' verdict on a finished
 # run, one line: "ok", "slow: what" (killed at its timeout TIMEOUT while
 # still working: not a finding) or "KIND: what" (KIND oops, hang, broken,
-# core-bug, data).
+# core-bug, data, lost-write).
 explore_judge() {
 	local job=$1 status=$2 timeout=${3:-90} line n allowed last
 	line=$(grep -m1 -E "$EXPLORE_OOPS" "$job/console.log" 2>/dev/null) || line=""
@@ -141,11 +152,12 @@ explore_judge() {
 	elif [ -f "$job/trace" ] &&
 		n=$("$(trace_tool_binary)" grep --kind bug --count "$job/trace" 2>/dev/null) && [ "$n" -gt 0 ]; then
 		echo "core-bug: $("$(trace_tool_binary)" grep --kind bug "$job/trace" | head -n 1)"
-	elif line=$(grep -m1 'sectors differ' "$job/stderr" 2>/dev/null) &&
-		allowed=$("$(trace_tool_binary)" grep --kind fault "$job/trace" 2>/dev/null |
-			grep -oE 'kind=(corrupt|power-cut|protocol|remove)\b' | head -n 1; true) &&
-		[ -z "$allowed" ]; then
+	elif line=$(grep -m1 'sectors differ' "$job/stderr" 2>/dev/null) && ! explore_data_may_change "$job"; then
 		echo "data: $line, and no rule that may change data fired"
+	elif grep -qx "explore: pattern written" "$job/stdout" 2>/dev/null &&
+		line=$(awk -F'\t' '$2 ~ /^data on disk / && $4 == "FAIL" { print $3; exit }' "$job/result.tsv" 2>/dev/null) &&
+		[ -n "$line" ] && ! explore_data_may_change "$job"; then
+		echo "lost-write: the guest's writes were acknowledged but the disk image does not hold them ($line), and no rule that may change data fired"
 	else
 		echo ok
 	fi
