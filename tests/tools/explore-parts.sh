@@ -97,8 +97,10 @@ out=$("$(scenario_binary)" check "$WORK"/draws/*.scenario 2>&1) && ok "300 draws
 "$ex" gen 1 "$WORK/clean/console.log" >/dev/null 2>"$WORK/err" && bad "a parent that is no scenario was taken" ||
 	ok "a bad parent: $(cat "$WORK/err")"
 
-# Shrinking: each rule dropped, the probe workload, each rule firing once,
-# each at its first match (an nth rule is left as it is); then no more.
+# Shrinking: each rule dropped, the probe workload (without the pattern
+# expectation), each rule firing once, each at its first match (an nth
+# rule is left as it is), each LBA range of two sectors or more halved;
+# then no more.
 cat >"$WORK/big.scenario" <<'SCEN'
 [scenario]
 description = explore workload=read-dma
@@ -106,8 +108,8 @@ disks = 1
 timeout = 90
 
 [faults]
-rule = timeout id=r1 drive=0 class=read on=every:3
-rule.2 = lost-irq id=r2 drive=0 class=other on=nth:2
+rule = timeout id=r1 drive=0 class=read lba=1000+9 on=every:3
+rule.2 = lost-irq id=r2 drive=0 class=other lba=50+1 on=nth:2
 rule.3 = abrt id=r3 drive=0 times=once
 
 [workload]
@@ -115,9 +117,11 @@ scsi-timeout = 2
 run = dd if=/dev/$DISK0 of=/dev/null bs=64k count=128 iflag=direct
 
 [expect]
+pattern = 0:4M:2M:9
 SCEN
 want=("rule 1 dropped" "rule 2 dropped" "rule 3 dropped" "the probe workload" "rule 1 firing once"
-	"rule 1 at its first match" "rule 3 at its first match")
+	"rule 1 at its first match" "rule 3 at its first match" "rule 1's LBA range, its first half"
+	"rule 1's LBA range, its second half")
 for ((k = 0; k < ${#want[@]}; k++)); do
 	"$ex" shrink "$WORK/big.scenario" $k >"$WORK/shrunk$k.scenario" || bad "shrink variant $k: none"
 	got=$(sed -n '1s/^# Shrunk by tools\/atalab explore: \(.*\)\.$/\1/p' "$WORK/shrunk$k.scenario")
@@ -128,11 +132,15 @@ done
 [ "$(grep -c '^rule' "$WORK/shrunk1.scenario")" = 2 ] && ! grep -q 'lost-irq' "$WORK/shrunk1.scenario" &&
 	ok "rule 2 dropped: two rules left, no lost-irq" || bad "rule 2 dropped: $(grep '^rule' "$WORK/shrunk1.scenario")"
 grep -qx 'run *= *true' "$WORK/shrunk3.scenario" && grep -q 'workload=probe' "$WORK/shrunk3.scenario" &&
+	! grep -q '^pattern' "$WORK/shrunk3.scenario" &&
 	ok "the probe workload runs true" || bad "the probe variant: $(grep -E '^(run|desc)' "$WORK/shrunk3.scenario")"
-grep -q 'timeout id=r1 drive=0 class=read on=every:3 times=once' "$WORK/shrunk4.scenario" &&
+grep -q 'timeout id=r1 drive=0 class=read lba=1000+9 on=every:3 times=once' "$WORK/shrunk4.scenario" &&
 	ok "rule 1 firing once" || bad "rule 1 firing once: $(grep '^rule ' "$WORK/shrunk4.scenario")"
 grep -q 'abrt id=r3 drive=0 times=once on=nth:1' "$WORK/shrunk6.scenario" &&
 	ok "rule 3 at its first match" || bad "rule 3 at its first match: $(grep '^rule.3' "$WORK/shrunk6.scenario")"
+grep -q 'timeout id=r1 drive=0 class=read lba=1000+4 on=every:3$' "$WORK/shrunk7.scenario" &&
+	grep -q 'timeout id=r1 drive=0 class=read lba=1004+5 on=every:3$' "$WORK/shrunk8.scenario" &&
+	ok "rule 1's range halved: 1000+4, 1004+5" || bad "halves: $(grep -h '^rule=' "$WORK"/shrunk[78].scenario)"
 out=$("$(scenario_binary)" check "$WORK"/shrunk*.scenario 2>&1) && ok "the variants check: $out" ||
 	bad "variants the checker refuses: $out"
 

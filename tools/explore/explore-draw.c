@@ -365,6 +365,22 @@ static char *rule_with(const char *rule, const char *key, const char *value)
     return g_strjoinv(" ", t);
 }
 
+/* RULE with the first (HALF 0) or second half of its lba=START+COUNT
+ * range, or NULL when it has no range of two sectors or more. */
+static char *rule_lba_half(const char *rule, unsigned half)
+{
+    const char *at = strstr(rule, " lba=");
+    unsigned long long start, count;
+    g_autofree char *range = NULL;
+
+    if (!at || sscanf(at, " lba=%llu+%llu", &start, &count) != 2 || count < 2) {
+        return NULL;
+    }
+    range = half ? g_strdup_printf("%llu+%llu", start + count / 2, count - count / 2)
+                 : g_strdup_printf("%llu+%llu", start, count / 2);
+    return rule_with(rule, "lba", range);
+}
+
 static void free_variant(gpointer v)
 {
     if (v) {
@@ -372,10 +388,22 @@ static void free_variant(gpointer v)
     }
 }
 
+/* A variant to VARIANTS: RULES with rule I replaced by CHANGED (taken). */
+static void add_variant(GPtrArray *variants, GPtrArray *rules, unsigned i, char *changed)
+{
+    GPtrArray *v = g_ptr_array_new_with_free_func(g_free);
+
+    for (unsigned j = 0; j < rules->len; j++) {
+        g_ptr_array_add(v, j == i ? changed : g_strdup(rules->pdata[j]));
+    }
+    g_ptr_array_add(variants, v);
+}
+
 /*
  * The Kth smaller variant of a scenario, in the order a minimizer tries
  * them: each rule dropped (while more than one is left), the probe
- * workload, then each rule firing once, then each rule at its first match.
+ * workload, then each rule firing once, then each rule at its first match,
+ * then each rule's LBA range halved (its first half, its second).
  * Variants that change nothing are skipped.
  */
 int explore_shrink(const char *path, unsigned k)
@@ -416,7 +444,6 @@ int explore_shrink(const char *path, unsigned k)
     for (unsigned pass = 0; pass < 2; pass++) {
         for (unsigned i = 0; i < rules->len; i++) {
             char *changed;
-            GPtrArray *v;
 
             /* An nth:N rule fires once, at one match, already. */
             if (strstr(rules->pdata[i], " on=nth:")) {
@@ -424,17 +451,23 @@ int explore_shrink(const char *path, unsigned k)
             }
             changed = pass ? rule_with(rules->pdata[i], "on", "nth:1")
                            : rule_with(rules->pdata[i], "times", "once");
+            if (changed) {
+                add_variant(variants, rules, i, changed);
+                g_ptr_array_add(what, g_strdup_printf("rule %u %s", i + 1,
+                                                      pass ? "at its first match" : "firing once"));
+            }
+        }
+    }
+    for (unsigned i = 0; i < rules->len; i++) {
+        for (unsigned half = 0; half < 2; half++) {
+            char *changed = rule_lba_half(rules->pdata[i], half);
+
             if (!changed) {
-                continue;
+                break;
             }
-            v = g_ptr_array_new_with_free_func(g_free);
-            for (unsigned j = 0; j < rules->len; j++) {
-                g_ptr_array_add(v, j == i ? g_strdup(changed) : g_strdup(rules->pdata[j]));
-            }
-            g_free(changed);
-            g_ptr_array_add(variants, v);
-            g_ptr_array_add(what, g_strdup_printf("rule %u %s", i + 1,
-                                                  pass ? "at its first match" : "firing once"));
+            add_variant(variants, rules, i, changed);
+            g_ptr_array_add(what, g_strdup_printf("rule %u's LBA range, its %s half", i + 1,
+                                                  half ? "second" : "first"));
         }
     }
     if (k >= variants->len) {
@@ -452,6 +485,8 @@ int explore_shrink(const char *path, unsigned k)
     } else {
         g_key_file_set_string(kf, "scenario", "description", "explore workload=probe");
         g_key_file_set_string(kf, "workload", "run", "true");
+        /* The probe writes no pattern for the image to hold. */
+        g_key_file_remove_key(kf, "expect", "pattern", NULL);
     }
     /* [faults] back between [scenario] and [workload]: GKeyFile appends it. */
     text = g_key_file_to_data(kf, NULL, NULL);

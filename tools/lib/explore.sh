@@ -61,8 +61,8 @@ Oracles, each a finding kept with its scenario, console log and trace:
            (checked on the host after the guest powered off) does not hold
            them, when no such rule fired
 Each new finding is then minimized: variants of its scenario with a rule
-dropped, the probe workload, a rule firing once or at its first match are
-run, and each that gives the same finding is kept (--minimize-runs runs at
+dropped, the probe workload, a rule firing once or at its first match, a
+rule's LBA range halved are run, and each that gives the same finding is kept (--minimize-runs runs at
 most).  The minimal scenario reproduces it: tools/atalab scenario FILE.
 
 DIR keeps everything, and a second explore of DIR goes on where it
