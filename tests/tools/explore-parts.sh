@@ -30,6 +30,9 @@ verdict() {     # verdict NAME STATUS WANT-PREFIX
 }
 job clean "[    0.900000] ata1.00: configured for UDMA/33"
 verdict clean 0 ok
+# The debugging kernel's boot banner names lockdep; it is no report.
+job banner "$(printf '[    0.000000] rcu: \tRCU lockdep checking is enabled.\n[    0.000000] ... MAX_LOCKDEP_KEYS:        8192')"
+verdict banner 0 ok
 job warn "[    0.950000] WARNING: CPU: 0 PID: 61 at drivers/ata/libata-eh.c:1234 ata_eh_finish+0x3c/0x90"
 verdict warn 0 "oops: WARNING: CPU: 0 PID: 61 at drivers/ata/libata-eh.c:1234"
 job null "[    0.950000] BUG: kernel NULL pointer dereference, address: 0000000000000008"

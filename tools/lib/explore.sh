@@ -106,7 +106,7 @@ explore_seconds() {
 }
 
 # What the kernel prints when it oopses, warns or finds a locking bug.
-EXPLORE_OOPS='BUG:|WARNING:|Oops|general protection fault|Kernel panic|INFO: task .* blocked|KASAN:|UBSAN:|possible (recursive|circular) locking|inconsistent lock state|lockdep'
+EXPLORE_OOPS='BUG:|WARNING:|Oops|general protection fault|Kernel panic|INFO: task .* blocked|KASAN:|UBSAN:|possible (recursive|circular) locking|inconsistent lock state'
 
 # Seconds without a console line or a register access before the guest's
 # timeout that make a timed-out run a hang rather than a slow run: longer
