@@ -54,6 +54,10 @@ verdict polling 124 "slow: killed at its 90 s timeout while still working (last 
 	bad "the polling run with a 200 s timeout: $(explore_judge "$WORK/polling" 124 200)"
 job bug "[    0.900000] ata1.00: configured for UDMA/33" "5 ata0 bug d0 drq-without-command seq=3"
 verdict bug 0 "core-bug: "
+job mode "[    0.900000] ata1.00: configured for UDMA/33" "5 ata0 violation d0 udma-timing reg=UDMATIM expected=0x2 actual=0x0 xfer=dma seq=3"
+verdict mode 0 "mode: a transfer broke a timing rule"
+job nodrq "[    0.900000] ata1.00: configured for UDMA/33" "5 ata0 violation d0 data-read-no-drq status=0x50 seq=3"
+verdict nodrq 0 ok
 job baddata "[    0.900000] ata1.00: configured for UDMA/33" "5 ata0 fault d0 rule=r1 kind=bm-error cmd=0xc8 lba=100 seq=3"
 echo "ata-pattern: 924 of 2048 sectors differ" >>"$WORK/baddata/stderr"
 verdict baddata 1 "data: ata-pattern: 924 of 2048 sectors differ"

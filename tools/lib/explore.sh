@@ -53,6 +53,9 @@ Oracles, each a finding kept with its scenario, console log and trace:
            at its timeout is "slow", not a finding)
   broken   QEMU or the guest's init failed (exit 125): a host-side crash
   core-bug the model's trace has a bug record (a core invariant broke)
+  mode     a transfer broke a timing rule (a timing violation in the
+           trace): the driver left the controller timed for another mode
+           than the drive's
   data     the workload read back other data than it wrote (ata-pattern:
            sectors differ) when no rule that may change data (corrupt,
            power-cut, protocol, remove) fired
@@ -134,7 +137,7 @@ explore_data_may_change() {
 # explore_judge JOBDIR STATUS [TIMEOUT]: the oracles' verdict on a finished
 # run, one line: "ok", "slow: what" (killed at its timeout TIMEOUT while
 # still working: not a finding) or "KIND: what" (KIND oops, hang, broken,
-# core-bug, data, lost-write).
+# core-bug, mode, data, lost-write).
 explore_judge() {
 	local job=$1 status=$2 timeout=${3:-90} line n allowed last
 	line=$(grep -m1 -E "$EXPLORE_OOPS" "$job/console.log" 2>/dev/null) || line=""
@@ -152,6 +155,8 @@ explore_judge() {
 	elif [ -f "$job/trace" ] &&
 		n=$("$(trace_tool_binary)" grep --kind bug --count "$job/trace" 2>/dev/null) && [ "$n" -gt 0 ]; then
 		echo "core-bug: $("$(trace_tool_binary)" grep --kind bug "$job/trace" | head -n 1)"
+	elif line=$("$(trace_tool_binary)" grep --kind violation "$job/trace" 2>/dev/null | grep -m1 ' reg='); then
+		echo "mode: a transfer broke a timing rule, the mode the driver programmed and the drive's disagree: $line"
 	elif line=$(grep -m1 'sectors differ' "$job/stderr" 2>/dev/null) && ! explore_data_may_change "$job"; then
 		echo "data: $line, and no rule that may change data fired"
 	elif grep -qx "explore: pattern written" "$job/stdout" 2>/dev/null &&
