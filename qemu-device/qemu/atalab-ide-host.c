@@ -15,11 +15,10 @@
 
 #include "atalab-ide.h"
 
+/* The core has the new level (atalab_ctrl_irq_level); its mode routes it. */
 static void atalab_host_set_irq(void *opaque, unsigned channel, bool level)
 {
-    AtalabIdeState *s = opaque;
-
-    qemu_set_irq(s->chan[channel].irq, level);
+    atalab_ide_route_irqs(opaque);
 }
 
 static int atalab_host_dma_read(void *opaque, uint64_t addr, void *buf,

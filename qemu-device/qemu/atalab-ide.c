@@ -3,8 +3,9 @@
  *
  * The model itself lives in core/ (plain C, no QEMU headers).  This file is
  * the device: the QOM type and its properties, the PCI function and its
- * configuration space, the legacy command/control blocks and IRQ 14/15, the
- * bus-master BAR, the life cycle (drives, trace file, fault rules, stop-on)
+ * configuration space, the command/control blocks of each channel (legacy
+ * ports and IRQ 14/15, or native-mode BARs 0-3 and INTA#), the bus-master
+ * BAR, the life cycle (drives, trace file, fault rules, stop-on)
  * and HMP 'info atalab'.  The core's host (interrupts, guest memory, block
  * requests, timers, the trace sink) is atalab-ide-host.c.
  *
@@ -15,6 +16,7 @@
 #include "qapi/error.h"
 #include "qapi/visitor.h"
 #include "qemu/cutils.h"
+#include "qemu/range.h"
 #include "qemu/error-report.h"
 #include "qemu/module.h"
 #include "hw/pci/pci.h"
@@ -196,6 +198,35 @@ static const MemoryRegionOps atalab_ctl_ops = {
     .valid = { .min_access_size = 1, .max_access_size = 1 },
 };
 
+/*
+ * A native-mode control block BAR is 4 bytes; the alternate status and
+ * device control register is its byte 2 (PCI IDE Controller Specification
+ * 1.0, "Native-PCI Mode"), the legacy 0x3F6/0x376.  The other bytes read
+ * all ones and ignore writes, as nothing drives them.
+ */
+static uint64_t atalab_ctl_bar_read(void *opaque, hwaddr addr, unsigned size)
+{
+    if (addr != 2 || size != 1) {
+        return (1ull << (8 * size)) - 1;
+    }
+    return atalab_ctl_read(opaque, 0, 1);
+}
+
+static void atalab_ctl_bar_write(void *opaque, hwaddr addr, uint64_t val,
+                                 unsigned size)
+{
+    if (addr == 2 && size == 1) {
+        atalab_ctl_write(opaque, 0, val, 1);
+    }
+}
+
+static const MemoryRegionOps atalab_ctl_bar_ops = {
+    .read = atalab_ctl_bar_read,
+    .write = atalab_ctl_bar_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 1, .max_access_size = 4 },
+};
+
 static uint64_t atalab_bm_read(void *opaque, hwaddr addr, unsigned size)
 {
     AtalabIdeState *s = opaque;
@@ -219,20 +250,68 @@ static const MemoryRegionOps atalab_bm_ops = {
     .impl = { .min_access_size = 1, .max_access_size = 4 },
 };
 
+static bool atalab_has_native(AtalabIdeState *s)
+{
+    return atalab_ctrl_personality(s->ctrl)->caps & ATALAB_CAP_NATIVE;
+}
+
 /*
- * The legacy blocks are decoded when I/O space is enabled in PCICMD and the
- * channel's IDETIM.IDE bit is set (PIIX4 datasheet 290562, IDETIM bit 15).
+ * A channel's blocks are decoded where atalab_ctrl_decode says (IDETIM.IDE,
+ * PI): the legacy ports when I/O space is enabled in PCICMD too; the BARs,
+ * which the PCI core maps only while I/O space is enabled.
  */
 static void atalab_set_decode(AtalabIdeState *s, bool io)
 {
     unsigned i;
 
     for (i = 0; i < ATALAB_CHANNELS; i++) {
-        bool on = io && atalab_ctrl_decode_enabled(s->ctrl, i);
+        AtalabDecode where = atalab_ctrl_decode(s->ctrl, i);
+        bool legacy = io && where == ATALAB_DECODE_LEGACY;
 
-        memory_region_set_enabled(&s->chan[i].cmd_io, on);
-        memory_region_set_enabled(&s->chan[i].ctl_io, on);
+        memory_region_set_enabled(&s->chan[i].cmd_io, legacy);
+        memory_region_set_enabled(&s->chan[i].ctl_io, legacy);
+        if (atalab_has_native(s)) {
+            memory_region_set_enabled(&s->chan[i].cmd_bar,
+                                      where == ATALAB_DECODE_NATIVE);
+            memory_region_set_enabled(&s->chan[i].ctl_bar,
+                                      where == ATALAB_DECODE_NATIVE);
+        }
     }
+}
+
+/*
+ * A legacy channel drives IRQ 14 or 15; the native channels share INTA#
+ * (PCI IDE Controller Specification 1.0).  A line is driven only when its
+ * level changes: an edge-triggered input would take a repeated level as a
+ * new interrupt.  A switch of mode with the interrupt pending moves it.
+ */
+void atalab_ide_route_irqs(AtalabIdeState *s)
+{
+    bool inta = false;
+    unsigned i;
+
+    for (i = 0; i < ATALAB_CHANNELS; i++) {
+        AtalabIdeChannel *ch = &s->chan[i];
+        bool level = atalab_ctrl_irq_level(s->ctrl, i);
+        bool native = atalab_ctrl_native(s->ctrl, i);
+
+        inta |= level && native;
+        if (ch->irq_out != (level && !native)) {
+            ch->irq_out = level && !native;
+            qemu_set_irq(ch->irq, ch->irq_out);
+        }
+    }
+    if (atalab_has_native(s)) {
+        pci_set_irq(PCI_DEVICE(s), inta);
+    }
+}
+
+/* PI is the model's: the PCI header shows its value. */
+static void atalab_sync_prog_if(AtalabIdeState *s)
+{
+    pci_config_set_prog_interface(PCI_DEVICE(s)->config,
+                                  atalab_ctrl_config_peek(s->ctrl,
+                                                          PCI_CLASS_PROG, 1));
 }
 
 static void atalab_update_decode(AtalabIdeState *s)
@@ -261,9 +340,16 @@ static void atalab_config_write(PCIDevice *d, uint32_t addr, uint32_t val,
     if (addr >= ATALAB_CFG_DEVSPEC) {
         atalab_ctrl_config_write(s->ctrl, addr, val, len);
     } else {
+        if (ranges_overlap(addr, len, PCI_CLASS_PROG, 1)) {
+            atalab_ctrl_config_write(s->ctrl, PCI_CLASS_PROG,
+                                     val >> (8 * (PCI_CLASS_PROG - addr)), 1);
+            atalab_sync_prog_if(s);
+        }
+        /* The PCI core leaves PI alone: it is not in its write mask. */
         pci_default_write_config(d, addr, val, len);
     }
     atalab_update_decode(s);
+    atalab_ide_route_irqs(s);
 }
 
 /* ---- device lifecycle --------------------------------------------------- */
@@ -486,7 +572,7 @@ static void atalab_ide_realize(PCIDevice *d, Error **errp)
     AtalabIdeState *s = ATALAB_IDE(d);
     const AtalabPersonality *p = atalab_personality_find(s->model);
     AtalabDriveConfig cfg[ATALAB_DRIVES];
-    unsigned i;
+    unsigned i, native;
 
     if (!p) {
         error_setg(errp, "unknown model '%s' (known: %s)", s->model,
@@ -508,6 +594,17 @@ static void atalab_ide_realize(PCIDevice *d, Error **errp)
             return;
         }
     }
+    if (!atalab_ide_mode_parse(s->mode, &native)) {
+        error_setg(errp, "mode must be legacy, native, native0 or native1, "
+                   "not '%s'", s->mode);
+        return;
+    }
+    if (native && !(p->caps & ATALAB_CAP_NATIVE)) {
+        error_setg(errp, "model %s has no native PCI mode (its programming "
+                   "interface reads %02Xh only): mode=%s needs ich5 or "
+                   "ich5-sata", p->name, p->pi.reset, s->mode);
+        return;
+    }
     if (p->caps & ATALAB_CAP_SATA) {
         for (i = 0; i < ATALAB_DRIVES; i++) {
             if (s->blk[i] && p->sata_port[i] < 0) {
@@ -528,9 +625,12 @@ static void atalab_ide_realize(PCIDevice *d, Error **errp)
     pci_config_set_device_id(d->config, p->device_id);
     pci_config_set_revision(d->config, p->revision);
     pci_config_set_class(d->config, p->class_code);
-    pci_config_set_prog_interface(d->config, p->prog_if);
-    /* Legacy mode: IRQ 14/15, no INTx pin. */
-    pci_config_set_interrupt_pin(d->config, 0);
+    /*
+     * ICH5 reports INTA# (INT_PN 01h), which its native channels use;
+     * PIIX3/PIIX4 have legacy mode only, IRQ 14/15, and no pin.
+     */
+    pci_config_set_interrupt_pin(d->config,
+                                 p->caps & ATALAB_CAP_NATIVE ? 1 : 0);
 
     if (s->trace_path) {
         s->trace = fopen(s->trace_path, "w");
@@ -553,6 +653,8 @@ static void atalab_ide_realize(PCIDevice *d, Error **errp)
         s->cable[i] = atalab_ctrl_cable80(s->ctrl, i) ? 80 : 40;
     }
     atalab_ctrl_set_strict(s->ctrl, s->strict);
+    atalab_ctrl_set_firmware_native(s->ctrl, native);
+    atalab_sync_prog_if(s);
     atalab_faults_set_seed(atalab_ctrl_faults(s->ctrl), s->fault_seed);
     if (s->fault_file) {
         g_autofree char *err = NULL;
@@ -592,6 +694,19 @@ static void atalab_ide_realize(PCIDevice *d, Error **errp)
                                     atalab_legacy[i].cmd_base, &ch->cmd_io);
         memory_region_add_subregion(pci_address_space_io(d),
                                     atalab_legacy[i].ctl_base, &ch->ctl_io);
+        if (p->caps & ATALAB_CAP_NATIVE) {
+            memory_region_init_io(&ch->cmd_bar, OBJECT(s), &atalab_cmd_ops,
+                                  ch, i ? "atalab-ide-bar-cmd1" :
+                                  "atalab-ide-bar-cmd0", 8);
+            memory_region_init_io(&ch->ctl_bar, OBJECT(s),
+                                  &atalab_ctl_bar_ops, ch,
+                                  i ? "atalab-ide-bar-ctl1" :
+                                  "atalab-ide-bar-ctl0", 4);
+            pci_register_bar(d, 2 * i, PCI_BASE_ADDRESS_SPACE_IO,
+                             &ch->cmd_bar);
+            pci_register_bar(d, 2 * i + 1, PCI_BASE_ADDRESS_SPACE_IO,
+                             &ch->ctl_bar);
+        }
     }
     memory_region_init_io(&s->bm_io, OBJECT(s), &atalab_bm_ops, s,
                           "atalab-ide-bmdma", 16);
@@ -634,8 +749,13 @@ static void atalab_ide_reset(DeviceState *dev)
     /* The model's requests finish before the reset: nothing lands after. */
     atalab_blk_drain(s, -1);
     atalab_ctrl_reset(s->ctrl);
-    /* What the BIOS leaves behind: IDE decode enabled on both channels. */
+    /*
+     * What the BIOS leaves behind: IDE decode enabled on both channels,
+     * the channels of mode= native.
+     */
     atalab_ctrl_firmware_init(s->ctrl);
+    atalab_sync_prog_if(s);
+    atalab_ide_route_irqs(s);
     /*
      * A reset clears PCICMD (I/O space disabled), whether or not the PCI
      * core has cleared our copy yet: the legacy ports stay off until the
@@ -652,6 +772,7 @@ static const VMStateDescription vmstate_atalab_ide = {
 
 static Property atalab_ide_properties[] = {
     DEFINE_PROP_STRING("model", AtalabIdeState, model),
+    DEFINE_PROP_STRING("mode", AtalabIdeState, mode),
     DEFINE_PROP_STRING("trace", AtalabIdeState, trace_path),
     DEFINE_PROP_STRING("trace-data", AtalabIdeState, trace_data),
     DEFINE_PROP_STRING("trace-time", AtalabIdeState, trace_time),
@@ -698,6 +819,7 @@ static void atalab_ide_instance_init(Object *obj)
     AtalabIdeState *s = ATALAB_IDE(obj);
 
     s->model = g_strdup("piix4");
+    s->mode = g_strdup("legacy");
     s->stop_reason = g_string_new(NULL);
 }
 
@@ -830,6 +952,9 @@ static void atalab_ide_describe_properties(ObjectClass *klass)
           "since the channel's latest command" },
         { "trace-info", "file of 'KEY VALUE' lines for the trace header "
           "(tools/atalab run writes it)" },
+        { "mode", "legacy (default), native, native0 (primary only) or "
+          "native1: the channels the firmware leaves in native PCI mode "
+          "(ich5, ich5-sata; docs/timing.md)" },
         { "cable0", "primary channel cable: 40 or 80 conductors; "
           "0: the model's" },
         { "cable1", "secondary channel cable: 40 or 80 conductors; "
@@ -955,6 +1080,33 @@ static const TypeInfo atalab_ide_info = {
     },
 };
 
+/* Where a channel's blocks are decoded and where it interrupts. */
+static void atalab_hmp_info_channel(Monitor *mon, AtalabIdeState *s,
+                                    unsigned i)
+{
+    PCIDevice *d = PCI_DEVICE(s);
+
+    switch (atalab_ctrl_decode(s->ctrl, i)) {
+    case ATALAB_DECODE_OFF:
+        monitor_printf(mon, "  channel%u: %s mode, not decoded (IDETIM.IDE "
+                       "clear)\n", i,
+                       atalab_ctrl_native(s->ctrl, i) ? "native" : "legacy");
+        break;
+    case ATALAB_DECODE_LEGACY:
+        monitor_printf(mon, "  channel%u: legacy mode, command 0x%x, control "
+                       "0x%x, IRQ %u\n", i, atalab_legacy[i].cmd_base,
+                       atalab_legacy[i].ctl_base, atalab_legacy[i].irq);
+        break;
+    case ATALAB_DECODE_NATIVE:
+        monitor_printf(mon, "  channel%u: native mode, command 0x%" PRIx64
+                       ", control 0x%" PRIx64 " (+2), INTA# (IRQ %u)\n", i,
+                       pci_get_bar_addr(d, 2 * i),
+                       pci_get_bar_addr(d, 2 * i + 1),
+                       d->config[PCI_INTERRUPT_LINE]);
+        break;
+    }
+}
+
 /* "info atalab": the timing decode and validation of every controller. */
 static int atalab_hmp_info_one(Object *obj, void *opaque)
 {
@@ -976,6 +1128,9 @@ static int atalab_hmp_info_one(Object *obj, void *opaque)
                    atalab_ctrl_cable80(s->ctrl, 0) ? 80 : 40,
                    atalab_ctrl_cable80(s->ctrl, 1) ? 80 : 40,
                    s->strict ? "on" : "off");
+    for (i = 0; i < ATALAB_CHANNELS; i++) {
+        atalab_hmp_info_channel(mon, s, i);
+    }
     for (i = 0; i < ATALAB_DRIVES; i++) {
         monitor_printf(mon, "  drive%u: status=0x%02x %s checks=%u "
                        "violations=%u\n", i,

@@ -26,9 +26,14 @@ OBJECT_DECLARE_SIMPLE_TYPE(AtalabIdeState, ATALAB_IDE)
 typedef struct AtalabIdeChannel {
     AtalabIdeState *s;
     unsigned index;
+    /* legacy mode: the fixed ports, and IRQ 14/15 */
     MemoryRegion cmd_io;
     MemoryRegion ctl_io;
     qemu_irq irq;
+    bool irq_out;               /* the level last driven on irq */
+    /* native mode: BAR 2n (command block), BAR 2n+1 (control block) */
+    MemoryRegion cmd_bar;
+    MemoryRegion ctl_bar;
 } AtalabIdeChannel;
 
 struct AtalabIdeState {
@@ -36,6 +41,7 @@ struct AtalabIdeState {
 
     /* properties */
     char *model;
+    char *mode;                 /* legacy, native, native0, native1 */
     char *trace_path;
     char *trace_data;           /* "block" (default) or "raw" */
     char *trace_time;           /* "absolute" (default) or "relative" */
@@ -86,6 +92,11 @@ struct AtalabIdeState {
 void atalab_ide_host_init(AtalabIdeState *s);
 void atalab_ide_host_start(AtalabIdeState *s);
 void atalab_ide_host_stop(AtalabIdeState *s);
+/*
+ * Drive IRQ 14/15 and INTA# from the channels' interrupt levels and modes
+ * (atalab-ide.c): a level change, a mode switch, a reset.
+ */
+void atalab_ide_route_irqs(AtalabIdeState *s);
 /*
  * Finish every request of drive (all: -1) now, as ide_cancel_dma_sync
  * does (a reset, an abort).

@@ -222,6 +222,12 @@ static void op_fault(Fuzz *f)
     g_free(text);
 }
 
+/* The configuration byte of an operand: 0x40 + a, or PI for a >= 0xC0. */
+static uint32_t cfg_offset(uint8_t a)
+{
+    return a < FUZZ_CFG_PI ? 0x40u + a : 0x09u;
+}
+
 static void one_op(Fuzz *f)
 {
     uint8_t op = next8(f);
@@ -235,13 +241,13 @@ static void one_op(Fuzz *f)
 
         a = next8(f);
         value = next_n(f, 4);
-        atalab_ctrl_config_write(f->c, 0x40 + a % 0xC0, value,
+        atalab_ctrl_config_write(f->c, cfg_offset(a), value,
                                  size_of(next8(f)));
         break;
     }
     case FUZZ_CFG_READ:
         a = next8(f);
-        atalab_ctrl_config_read(f->c, 0x40 + a % 0xC0, size_of(next8(f)));
+        atalab_ctrl_config_read(f->c, cfg_offset(a), size_of(next8(f)));
         break;
     case FUZZ_ATA_WRITE:
         a = next8(f);
@@ -344,6 +350,16 @@ static void check(Fuzz *f)
         if (f->fh->inflight[d] > 1 || atalab_ctrl_inflight(f->c, d) > 1 ||
             atalab_ctrl_inflight(f->c, d) != f->fh->inflight[d]) {
             die("requests in flight: host and core disagree, or more than 1");
+        }
+    }
+    /* PI: bus master always; native only where the personality has it */
+    if (!(atalab_ctrl_config_peek(f->c, 0x09, 1) & 0x80)) {
+        die("PI lost its bus master bit");
+    }
+    for (ch = 0; ch < 2; ch++) {
+        if (atalab_ctrl_native(f->c, ch) &&
+            !(atalab_ctrl_personality(f->c)->caps & ATALAB_CAP_NATIVE)) {
+            die("a channel in native mode on a personality without it");
         }
     }
     for (ch = 0; ch < 2; ch++) {

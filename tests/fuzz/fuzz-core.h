@@ -21,9 +21,13 @@
  * an opcode byte (modulo FUZZ_N_OPS) and its operands, little-endian;
  * bytes past the end read as 0.
  */
+/* A configuration operand from here up addresses PI (0x09). */
+#define FUZZ_CFG_PI     0xC0
+
 enum {
-    FUZZ_CFG_WRITE,     /* offset-0x40, value:4, size code (1/2/4/1) */
-    FUZZ_CFG_READ,      /* offset-0x40, size code */
+    FUZZ_CFG_WRITE,     /* offset-0x40 (FUZZ_CFG_PI..: PI), value:4,
+                           size code (1/2/4/1) */
+    FUZZ_CFG_READ,      /* offset-0x40 (or PI), size code */
     FUZZ_ATA_WRITE,     /* a (bit 0 channel, 3:1 reg, 4 32-bit data), value:4 */
     FUZZ_ATA_READ,      /* a as above */
     FUZZ_CTL_WRITE,     /* channel (bit 0), value */

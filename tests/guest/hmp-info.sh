@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's monitor recipe: a guest kept alive with --monitor SOCKET,
-# `atalab monitor SOCKET 'info atalab'` shows the model, the cables and, per
-# drive, the decoded timing and the violation count; qom-get reads the same
+# `atalab monitor SOCKET 'info atalab'` shows the model, the cables, where
+# each channel is decoded and interrupts and, per drive, the decoded timing
+# and the violation count; qom-get reads the same
 # from /machine/peripheral/ata; `atalab monitor SOCKET quit` ends it.
 . "$(dirname "$0")/lib.sh"
 mon=$WORK/monitor.sock
@@ -19,6 +20,9 @@ wait $run || true
 cat "$WORK/hmp.txt" "$WORK/qom.txt"
 head -n1 "$WORK/hmp.txt" | grep -qx '/machine/peripheral/ata: model ich5, cable0 80, cable1 80, strict off' ||
 	fail "no controller line first"
+grep -qx '  channel0: legacy mode, command 0x1f0, control 0x3f6, IRQ 14' "$WORK/hmp.txt" &&
+	grep -qx '  channel1: legacy mode, command 0x170, control 0x376, IRQ 15' "$WORK/hmp.txt" ||
+	fail "no channel lines"
 grep -qE '^ *drive0: .*udma.*checks=[1-9][0-9]* violations=0' "$WORK/hmp.txt" || fail "drive0 line lacks the decode or counts"
 grep -q '^  stop-on: none, stops=0, last stop: none$' "$WORK/hmp.txt" || fail "no stop-on line"
 [ "$(cat "$WORK/qom.txt")" = "$(printf '0\n80')" ] || fail "qom-get answers: $(cat "$WORK/qom.txt")"

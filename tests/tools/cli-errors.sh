@@ -35,6 +35,7 @@ expect 2 "option --timeout needs a value" -- run --timeout
 expect 2 "--timeout wants a positive number of seconds, got 'soon'" -- run --timeout soon
 expect 2 "--quiet takes no value" -- run --quiet=yes
 expect 2 "--cable wants 40 or 80, got '50'" -- run --cable 50
+expect 2 "--ide-mode wants legacy, native, native0 or native1, got 'both'" -- run --ide-mode both
 expect 2 "--accel wants auto, tcg or kvm, got 'hvf'" -- run --accel hvf
 expect 2 "--controller wants atalab, piix4-ide or none, got 'ahci'" -- run --controller ahci
 expect 2 "--driver wants a module name, got 'a/b'" -- run --driver a/b
@@ -108,6 +109,10 @@ expect 125 "QEMU refused to start" -- \
 	run --quiet --log "$WORK/log" --disk "$d" --disk-size 1M --device-opt cable0=60 -- true
 expect 125 "cable0 must be 40 or 80" -- \
 	run --quiet --log "$WORK/log" --disk "$d" --device-opt cable0=60 -- true
+expect 125 "mode must be legacy, native, native0 or native1, not 'pci'" -- \
+	run --quiet --log "$WORK/log" --disk "$d" --model ich5 --device-opt mode=pci -- true
+expect 125 "model piix4 has no native PCI mode" -- \
+	run --quiet --log "$WORK/log" --disk "$d" --device-opt mode=native -- true
 expect 125 "stop-on: write wants a register of model piix3, got 'UDMATIM'" -- \
 	run --quiet --log "$WORK/log" --disk "$d" --model piix3 --device-opt stop-on=write=UDMATIM -- true
 expect 125 "stop-on: unknown rule 'udma-late' \(known: pio-overclock" -- \

@@ -238,6 +238,10 @@ diff_is 1 'ata0 d0 [I/O] violation: only in B: violation udma-40-wire reg=cable 
 # ---- errors: exit 2 and why --------------------------------------------------
 sed 's/^# personality piix4/# personality ich5/' "$WORK/a" >"$WORK/ich5"
 diff_is 2 "the traces are not comparable: header 'personality' is 'piix4' in $WORK/a and 'ich5' in $WORK/ich5" "$WORK/a" "$WORK/ich5"
+# A header only one trace has is named, not the line after it.
+sed 's/^# personality piix4/&\n# ide-mode native/' "$WORK/a" >"$WORK/native"
+diff_is 2 "header 'ide-mode' is '(none)' in $WORK/a and 'native' in $WORK/native" "$WORK/a" "$WORK/native"
+diff_is 2 "header 'ide-mode' is 'native' in $WORK/native and '(none)' in $WORK/a" "$WORK/native" "$WORK/a"
 sed 's/^# drive0 sectors=262144/# drive0 sectors=524288/' "$WORK/a" >"$WORK/bigger"
 diff_is 2 "header 'drive0' is 'sectors=262144'" "$WORK/a" "$WORK/bigger"
 { cat "$WORK/a"; echo "900 ata0 done d0 0xc8 seq=9"; } >"$WORK/bad"

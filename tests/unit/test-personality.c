@@ -33,7 +33,7 @@ static void test_identity(void)
     g_assert_cmphex(p->device_id, ==, 0x7111);
     g_assert_cmphex(p->revision, ==, 0x01);
     g_assert_cmphex(p->class_code, ==, 0x0101);
-    g_assert_cmphex(p->prog_if, ==, 0x80);
+    g_assert_cmphex(p->pi.reset, ==, 0x80);
     g_assert_cmpint(p->max_pio, ==, 4);
     g_assert_cmpint(p->max_mwdma, ==, 2);
     g_assert_cmpint(p->max_udma, ==, 2);
@@ -151,21 +151,21 @@ static void test_firmware_init(void)
     AtalabCtrl *c = new_bare(&fh, "piix4");
     uint32_t v;
 
-    g_assert_false(atalab_ctrl_decode_enabled(c, 0));
-    g_assert_false(atalab_ctrl_decode_enabled(c, 1));
+    g_assert_cmpint(atalab_ctrl_decode(c, 0), ==, ATALAB_DECODE_OFF);
+    g_assert_cmpint(atalab_ctrl_decode(c, 1), ==, ATALAB_DECODE_OFF);
     atalab_ctrl_firmware_init(c);
-    g_assert_true(atalab_ctrl_decode_enabled(c, 0));
-    g_assert_true(atalab_ctrl_decode_enabled(c, 1));
+    g_assert_cmpint(atalab_ctrl_decode(c, 0), ==, ATALAB_DECODE_LEGACY);
+    g_assert_cmpint(atalab_ctrl_decode(c, 1), ==, ATALAB_DECODE_LEGACY);
     g_assert_true(atalab_ctrl_config_reg(c, "IDETIM0", &v));
     g_assert_cmphex(v, ==, 0x8000);
     g_assert_true(atalab_ctrl_config_reg(c, "IDETIM1", &v));
     g_assert_cmphex(v, ==, 0x8000);
     /* The guest turns decode off for one channel. */
     atalab_ctrl_config_write(c, 0x43, 0x00, 1);
-    g_assert_true(atalab_ctrl_decode_enabled(c, 0));
-    g_assert_false(atalab_ctrl_decode_enabled(c, 1));
+    g_assert_cmpint(atalab_ctrl_decode(c, 0), ==, ATALAB_DECODE_LEGACY);
+    g_assert_cmpint(atalab_ctrl_decode(c, 1), ==, ATALAB_DECODE_OFF);
     atalab_ctrl_reset(c);
-    g_assert_false(atalab_ctrl_decode_enabled(c, 0));
+    g_assert_cmpint(atalab_ctrl_decode(c, 0), ==, ATALAB_DECODE_OFF);
     atalab_ctrl_free(c);
     fake_host_cleanup(&fh);
 }
@@ -181,7 +181,7 @@ static void test_piix3(void)
     atalab_ctrl_config_write(c, 0x48, 0xFFFFFFFF, 4);
     g_assert_cmphex(atalab_ctrl_config_read(c, 0x48, 4), ==, 0);
     atalab_ctrl_firmware_init(c);
-    g_assert_true(atalab_ctrl_decode_enabled(c, 1));
+    g_assert_cmpint(atalab_ctrl_decode(c, 1), ==, ATALAB_DECODE_LEGACY);
     atalab_ctrl_free(c);
     fake_host_cleanup(&fh);
 }
@@ -202,6 +202,118 @@ static void test_config_trace(void)
     fake_host_cleanup(&fh);
 }
 
+/*
+ * PIIX3/PIIX4: PI reads 80h whatever is written, and no channel can go
+ * native, not even from firmware.
+ */
+static void test_pi_legacy_only(void)
+{
+    static const char *const names[] = { "piix3", "piix4" };
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(names); i++) {
+        FakeHost fh;
+        AtalabCtrl *c = new_bare(&fh, names[i]);
+
+        g_assert_cmphex(atalab_ctrl_config_read(c, 0x09, 1), ==, 0x80);
+        atalab_ctrl_config_write(c, 0x09, 0xFF, 1);
+        g_assert_cmphex(atalab_ctrl_config_read(c, 0x09, 1), ==, 0x80);
+        g_assert_false(atalab_ctrl_native(c, 0));
+        g_assert_false(atalab_ctrl_set_firmware_native(c, 1));
+        g_assert_cmpuint(atalab_ctrl_firmware_native(c), ==, 0);
+        atalab_ctrl_firmware_init(c);
+        g_assert_cmpint(atalab_ctrl_decode(c, 0), ==, ATALAB_DECODE_LEGACY);
+        g_assert_cmpint(atalab_ctrl_decode(c, 1), ==, ATALAB_DECODE_LEGACY);
+        atalab_ctrl_free(c);
+        fake_host_cleanup(&fh);
+    }
+}
+
+/*
+ * ICH5 IDE and SATA: PI resets to 8Ah, PNE and SNE are read/write, and
+ * each channel decodes where its bit says, while IDETIM.IDE is set.
+ */
+static void test_pi_native_switch(void)
+{
+    static const char *const names[] = { "ich5", "ich5-sata" };
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(names); i++) {
+        FakeHost fh;
+        AtalabCtrl *c = new_bare(&fh, names[i]);
+        uint32_t v;
+
+        g_assert_cmphex(atalab_ctrl_config_read(c, 0x09, 1), ==, 0x8A);
+        g_assert_true(atalab_ctrl_config_reg(c, "PI", &v));
+        g_assert_cmphex(v, ==, 0x8A);
+        atalab_ctrl_config_write(c, 0x09, 0xFF, 1);
+        g_assert_cmphex(atalab_ctrl_config_read(c, 0x09, 1), ==, 0x8F);
+        g_assert_true(atalab_ctrl_native(c, 0));
+        g_assert_true(atalab_ctrl_native(c, 1));
+        /* IDETIM.IDE clear: nothing decoded, in either mode */
+        g_assert_cmpint(atalab_ctrl_decode(c, 0), ==, ATALAB_DECODE_OFF);
+        atalab_ctrl_firmware_init(c);
+        g_assert_cmpint(atalab_ctrl_decode(c, 0), ==, ATALAB_DECODE_NATIVE);
+        g_assert_cmpint(atalab_ctrl_decode(c, 1), ==, ATALAB_DECODE_NATIVE);
+        /* Back to legacy, then the primary alone native */
+        atalab_ctrl_config_write(c, 0x09, 0x00, 1);
+        g_assert_cmphex(atalab_ctrl_config_read(c, 0x09, 1), ==, 0x8A);
+        g_assert_cmpint(atalab_ctrl_decode(c, 0), ==, ATALAB_DECODE_LEGACY);
+        g_assert_cmpint(atalab_ctrl_decode(c, 1), ==, ATALAB_DECODE_LEGACY);
+        atalab_ctrl_config_write(c, 0x09, 0x01, 1);
+        g_assert_cmpint(atalab_ctrl_decode(c, 0), ==, ATALAB_DECODE_NATIVE);
+        g_assert_cmpint(atalab_ctrl_decode(c, 1), ==, ATALAB_DECODE_LEGACY);
+        g_assert_false(atalab_ctrl_native(c, 1));
+        /* IDETIM0.IDE cleared: the primary decodes nowhere */
+        atalab_ctrl_config_write(c, 0x40, 0x0000, 2);
+        g_assert_cmpint(atalab_ctrl_decode(c, 0), ==, ATALAB_DECODE_OFF);
+        g_assert_cmpint(atalab_ctrl_decode(c, 1), ==, ATALAB_DECODE_LEGACY);
+        atalab_ctrl_reset(c);
+        g_assert_cmphex(atalab_ctrl_config_read(c, 0x09, 1), ==, 0x8A);
+        g_assert_false(atalab_ctrl_native(c, 0));
+        atalab_ctrl_free(c);
+        fake_host_cleanup(&fh);
+    }
+}
+
+/* Firmware set up for native mode: kept across resets, in the header. */
+static void test_pi_firmware_native(void)
+{
+    FakeHost fh;
+    AtalabCtrl *c = new_bare(&fh, "ich5");
+    g_autofree char *legacy = atalab_ctrl_trace_header(c, NULL);
+    g_autofree char *native = NULL;
+    unsigned m;
+
+    g_assert_null(strstr(legacy, "ide-mode"));
+    g_assert_false(atalab_ctrl_set_firmware_native(c, 4));
+    g_assert_true(atalab_ctrl_set_firmware_native(c, 2));
+    atalab_ctrl_firmware_init(c);
+    g_assert_cmphex(atalab_ctrl_config_read(c, 0x09, 1), ==, 0x8E);
+    g_assert_cmpint(atalab_ctrl_decode(c, 0), ==, ATALAB_DECODE_LEGACY);
+    g_assert_cmpint(atalab_ctrl_decode(c, 1), ==, ATALAB_DECODE_NATIVE);
+    g_assert_true(atalab_ctrl_set_firmware_native(c, 3));
+    atalab_ctrl_reset(c);
+    g_assert_cmphex(atalab_ctrl_config_read(c, 0x09, 1), ==, 0x8A);
+    atalab_ctrl_firmware_init(c);
+    g_assert_cmphex(atalab_ctrl_config_read(c, 0x09, 1), ==, 0x8F);
+    native = atalab_ctrl_trace_header(c, NULL);
+    g_assert_nonnull(strstr(native, "\n# ide-mode native\n"));
+    /* The trace names the register */
+    atalab_ctrl_config_write(c, 0x09, 0x8A, 1);
+    g_assert_true(fake_host_trace_has(&fh, "cfg w 0x9 1 0x8a reg=PI"));
+    /* The names of the channel sets */
+    g_assert_cmpstr(atalab_ide_mode_name(0), ==, "legacy");
+    g_assert_cmpstr(atalab_ide_mode_name(1), ==, "native0");
+    g_assert_null(atalab_ide_mode_name(4));
+    g_assert_true(atalab_ide_mode_parse("native1", &m));
+    g_assert_cmpuint(m, ==, 2);
+    g_assert_false(atalab_ide_mode_parse("Native", &m));
+    g_assert_false(atalab_ide_mode_parse(NULL, &m));
+    atalab_ctrl_free(c);
+    fake_host_cleanup(&fh);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -213,5 +325,9 @@ int main(int argc, char **argv)
     g_test_add_func("/personality/piix4/firmware-init", test_firmware_init);
     g_test_add_func("/personality/piix3", test_piix3);
     g_test_add_func("/personality/trace", test_config_trace);
+    g_test_add_func("/personality/pi/legacy-only", test_pi_legacy_only);
+    g_test_add_func("/personality/pi/native-switch", test_pi_native_switch);
+    g_test_add_func("/personality/pi/firmware-native",
+                    test_pi_firmware_native);
     return g_test_run();
 }

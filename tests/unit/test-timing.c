@@ -85,7 +85,7 @@ static void test_personality_tables(void)
         g_assert_cmphex(p->vendor_id, ==, 0x8086);
         g_assert_cmphex(p->device_id, ==, e->device_id);
         g_assert_cmphex(p->class_code, ==, 0x0101);
-        g_assert_cmphex(p->prog_if, ==, e->prog_if);
+        g_assert_cmphex(p->pi.reset, ==, e->prog_if);
         g_assert_cmpint(p->max_pio, ==, 4);
         g_assert_cmpint(p->max_mwdma, ==, 2);
         g_assert_cmpint(p->max_udma, ==, e->max_udma);

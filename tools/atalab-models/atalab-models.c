@@ -33,9 +33,11 @@ static void print_model(const AtalabPersonality *p)
     if (p->max_udma >= 0) {
         printf(",udma%d", p->max_udma);
     }
-    printf("\t%s\t", cable ? "cable" : "-");
+    printf("\t%s\t%s\t", cable ? "cable" : "-",
+           p->caps & ATALAB_CAP_NATIVE ? "native" : "-");
+    printf("%s@0x%02x", p->pi.name, p->pi.offset);
     for (i = 0; i < p->n_regs; i++) {
-        printf("%s%s@0x%02x", i ? "," : "", p->regs[i].name,
+        printf(",%s@0x%02x", p->regs[i].name,
                p->regs[i].offset);
     }
     printf("\t%s\n", p->description);

@@ -43,6 +43,7 @@ _atalab() {
 	case "$prev" in
 	--model) values=$(_atalab_models_table | cut -f1) ;;
 	--cable) values="40 80" ;;
+	--ide-mode) values="legacy native native0 native1" ;;
 	--controller) values="atalab piix4-ide none" ;;
 	--accel) values="auto tcg kvm" ;;
 	--trace-data) values="block raw" ;;
@@ -56,7 +57,7 @@ _atalab() {
 		compopt -o nospace 2>/dev/null
 		;;
 	--stop-on)
-		values="violation violation= cmd= fault fault= $(_atalab_models_table | cut -f5 | tr ',' '\n' |
+		values="violation violation= cmd= fault fault= $(_atalab_models_table | cut -f6 | tr ',' '\n' |
 			sed 's/@.*//; s/^/write=/' | sort -u)"
 		compopt -o nospace 2>/dev/null
 		;;

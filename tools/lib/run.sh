@@ -17,6 +17,7 @@ run_options() {
 	opt --disk-size SIZE "size of the images this run creates (default 128M)"
 	opt --model NAME "atalab-ide personality, any case: piix4 (default), piix3, ich5, ich5-sata (see --list-models)"
 	opt --cable '40|80' "cable of both channels (default: the personality's); the guest reads it only where the controller reports it (ich5)"
+	opt --ide-mode 'legacy|native|native0|native1' "the channels the firmware leaves in native PCI mode: none (legacy, the default), both, the primary or the secondary; a native channel is decoded through its BARs and interrupts on the PCI INTA# line (ich5, ich5-sata; docs/timing.md)"
 	opt --controller KIND "atalab (default), piix4-ide (QEMU's stock PIIX4 IDE, for comparisons) or none"
 	opt --device-opt OPT+ "extra atalab-ide property, e.g. model0=MY DISK, strict=on (see --list-device-opts)"
 	opt --trace FILE "write atalab-ide's register trace to FILE (traces/FORMAT.md); its folder is created"
@@ -83,6 +84,7 @@ run_check_options() {
 	RUN_DISK_SIZE=${OPT[--disk-size]:-128M}
 	RUN_MODEL=${OPT[--model]:-piix4}
 	RUN_CABLE=${OPT[--cable]:-}
+	RUN_IDE_MODE=${OPT[--ide-mode]:-}
 	RUN_CONTROLLER=${OPT[--controller]:-atalab}
 	RUN_TRACE=${OPT[--trace]:-}
 	RUN_TRACE_DATA=${OPT[--trace-data]:-}
@@ -111,6 +113,8 @@ run_check_options() {
 		usage_error "--disk-size wants a size like 128M, got '$RUN_DISK_SIZE'"
 	[ ${#RUN_DISKS[@]} -le 4 ] || usage_error "at most 4 --disk (primary master/slave, secondary master/slave)"
 	case "$RUN_CABLE" in "" | 40 | 80) ;; *) usage_error "--cable wants 40 or 80, got '$RUN_CABLE'" ;; esac
+	case "$RUN_IDE_MODE" in "" | legacy | native | native0 | native1) ;;
+	*) usage_error "--ide-mode wants legacy, native, native0 or native1, got '$RUN_IDE_MODE'" ;; esac
 	[[ "$RUN_MODEL" =~ ^[A-Za-z0-9-]+$ ]] || usage_error "--model wants a personality name, got '$RUN_MODEL'"
 	RUN_MODEL=${RUN_MODEL,,}
 	if [ "$RUN_MODEL" = ich5-sata ] && [ ${#RUN_DISKS[@]} -gt 2 ]; then
@@ -142,7 +146,7 @@ run_check_options() {
 	fi
 	# Options that would have no effect are refused rather than ignored.
 	if [ "$RUN_CONTROLLER" != atalab ]; then
-		for d in --trace --trace-data --trace-time --model --device-opt --cable --faults --fault-seed --deterministic; do
+		for d in --trace --trace-data --trace-time --model --device-opt --cable --ide-mode --faults --fault-seed --deterministic; do
 			! opt_given $d || usage_error "$d has no effect with --controller $RUN_CONTROLLER (only atalab-ide has it)"
 		done
 	fi
@@ -154,21 +158,22 @@ run_check_options() {
 }
 
 # The personality table (tools/atalab-models): name, PCI id, modes, cable
-# reporting, registers, description.
+# reporting, native mode, registers, description.
 run_models() { "$(atalab_models_binary)"; }
 
 run_list_models() {
-	local name id modes cable regs what
+	local name id modes cable native regs what
 	printf '%-10s %-10s %-20s %s\n' model 'PCI id' 'fastest modes' description
-	while IFS=$'\t' read -r name id modes cable regs what; do
+	while IFS=$'\t' read -r name id modes cable native regs what; do
 		[ "$cable" = cable ] && what="$what; reports the cable (--cable)"
+		[ "$native" = native ] && what="$what; native PCI mode (--ide-mode)"
 		printf '%-10s %-10s %-20s %s\n' "$name" "$id" "$modes" "$what"
 		printf '%-10s registers: %s\n' "" "${regs//,/, }"
 	done < <(run_models)
 }
 
 # Checks that need the build: the personality exists; --cable means
-# something for it.
+# something for it; --ide-mode native needs a personality that has it.
 run_check_model() {
 	local line
 	[ "$RUN_CONTROLLER" = atalab ] || return 0
@@ -176,6 +181,10 @@ run_check_model() {
 	[ -n "$line" ] || usage_error "--model: unknown personality '${OPT[--model]}' (known: $(run_models | cut -f1 | paste -sd, | sed 's/,/, /g'))"
 	if [ -n "$RUN_CABLE" ] && [ "$(printf '%s' "$line" | cut -f4)" != cable ]; then
 		warn "--cable $RUN_CABLE: $RUN_MODEL does not report the cable to the guest; only the drives' IDENTIFY word 93 shows it"
+	fi
+	if [ -n "$RUN_IDE_MODE" ] && [ "$RUN_IDE_MODE" != legacy ] &&
+		[ "$(printf '%s' "$line" | cut -f5)" != native ]; then
+		usage_error "--ide-mode $RUN_IDE_MODE: $RUN_MODEL has no native PCI mode (ich5 and ich5-sata have)"
 	fi
 }
 
@@ -244,6 +253,7 @@ run_prepare() {
 	done
 	[ -z "$dflt" ] || disk_lock_default "$dflt"
 	[ -n "$RUN_CABLE" ] && dev="$dev,cable0=$RUN_CABLE,cable1=$RUN_CABLE"
+	[ -n "$RUN_IDE_MODE" ] && dev="$dev,mode=$RUN_IDE_MODE"
 	if [ -n "$RUN_TRACE" ]; then
 		dev="$dev,trace=$(qemu_escape "$RUN_TRACE")"
 		[ -z "$RUN_TRACE_DATA" ] || dev="$dev,trace-data=$RUN_TRACE_DATA"

@@ -77,7 +77,7 @@ static void access_op(Out *o, const char *space, bool write, unsigned off,
 
     if (!strcmp(space, "cfg")) {
         b[n++] = write ? FUZZ_CFG_WRITE : FUZZ_CFG_READ;
-        b[n++] = off - 0x40;
+        b[n++] = off == 0x09 ? FUZZ_CFG_PI : off - 0x40;
         if (write) {
             emit_le(b + n, val, 4), n += 4;
         }

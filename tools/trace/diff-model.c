@@ -893,8 +893,9 @@ const char *diff_drive_name(int drive)
 bool diff_header_decides(const char *line)
 {
     return g_str_has_prefix(line, "personality ") ||
-           g_str_has_prefix(line, "cable") || g_str_has_prefix(line, "drive") ||
-           g_str_has_prefix(line, "fault");
+           g_str_has_prefix(line, "cable") ||
+           g_str_has_prefix(line, "ide-mode ") ||
+           g_str_has_prefix(line, "drive") || g_str_has_prefix(line, "fault");
 }
 
 char *diff_header_key(const char *line)

@@ -1056,6 +1056,22 @@ static void compare_events(DiffResult *df, int drive, DiffClass cls)
 
 /* ---- headers --------------------------------------------------------------- */
 
+/* Does one of lines have line's key? */
+static bool header_has_key(GPtrArray *lines, const char *line)
+{
+    g_autofree char *k = diff_header_key(line);
+    unsigned i;
+
+    for (i = 0; i < lines->len; i++) {
+        g_autofree char *other = diff_header_key(g_ptr_array_index(lines, i));
+
+        if (!strcmp(k, other)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /*
  * The comparability lines of both headers, in order, must be equal;
  * otherwise a message saying the first that is not.
@@ -1081,8 +1097,15 @@ static char *incomparable(const DiffTrace *a, const DiffTrace *b)
         const char *y = i < lb->len ? g_ptr_array_index(lb, i) : NULL;
 
         if (!x || !y || strcmp(x, y)) {
-            g_autofree char *k = diff_header_key(x ? x : y);
+            g_autofree char *k = NULL;
 
+            /* A key only one header has: name it, not the next line. */
+            if (x && y && !header_has_key(lb, x)) {
+                y = NULL;
+            } else if (x && y && !header_has_key(la, y)) {
+                x = NULL;
+            }
+            k = diff_header_key(x ? x : y);
             return g_strdup_printf("the traces are not comparable: header "
                                    "'%s' is '%s' in %s and '%s' in %s", k,
                                    x ? diff_header_value(x) : "(none)", a->path,

@@ -795,6 +795,17 @@ static bool build(Replay *rp)
         }
     }
     atalab_ctrl_set_strict(rp->c, !g_strcmp0(header(rp, "strict"), "on"));
+    v = header(rp, "ide-mode");
+    if (v) {
+        unsigned native;
+
+        if (!atalab_ide_mode_parse(v, &native) ||
+            !atalab_ctrl_set_firmware_native(rp->c, native)) {
+            bad_input(rp, 0, "header ide-mode is '%s', not native, native0 "
+                      "or native1 of a personality that has them", v);
+            return false;
+        }
+    }
     v = header(rp, "fault-seed");
     if (v) {
         guint64 seed;

@@ -40,15 +40,54 @@ void atalab_ctrl_free(AtalabCtrl *c);
  * drive reads BSY until it has completed.
  */
 void atalab_ctrl_reset(AtalabCtrl *c);
-/* Leave the registers as PC firmware does after POST: IDE decode enabled. */
+/*
+ * Leave the registers as PC firmware does after POST: IDE decode enabled,
+ * and the channels of atalab_ctrl_set_firmware_native() in native mode.
+ */
 void atalab_ctrl_firmware_init(AtalabCtrl *c);
+/*
+ * The channels (bit 0 primary, bit 1 secondary) firmware_init leaves in
+ * native PCI mode, as a BIOS set up for it does; kept across resets.
+ * false (nothing changed) when the personality cannot switch one of them.
+ */
+bool atalab_ctrl_set_firmware_native(AtalabCtrl *c, unsigned channels);
+unsigned atalab_ctrl_firmware_native(const AtalabCtrl *c);
+/*
+ * The names of those channel sets: "legacy" (none), "native0" (primary),
+ * "native1" (secondary), "native" (both); the mode= property and the
+ * trace header's ide-mode.  name: NULL for a mask above 3; parse: false
+ * for an unknown name.
+ */
+const char *atalab_ide_mode_name(unsigned channels);
+bool atalab_ide_mode_parse(const char *name, unsigned *channels);
 
-/* Device-specific PCI configuration space, addr 0x40..0xFF, size 1/2/4. */
+/*
+ * PCI configuration space the model owns: the programming interface
+ * (0x09, where the host's PCI code leaves that byte to the model) and the
+ * device-specific registers 0x40..0xFF; size 1/2/4.
+ */
 uint32_t atalab_ctrl_config_read(AtalabCtrl *c, uint32_t addr, unsigned size);
 void atalab_ctrl_config_write(AtalabCtrl *c, uint32_t addr, uint32_t val,
                               unsigned size);
-/* Does the channel decode its legacy command/control block (IDETIM.IDE)? */
-bool atalab_ctrl_decode_enabled(const AtalabCtrl *c, unsigned channel);
+/*
+ * Where the channel's command and control blocks are decoded: nowhere
+ * (IDETIM.IDE clear), at the legacy ports (0x1F0/0x3F6, 0x170/0x376), or
+ * through its BARs (native mode: 0 and 1 primary, 2 and 3 secondary; the
+ * control block BAR is 4 bytes with the register at offset 2).  The host
+ * still gates either on PCICMD's I/O space enable.
+ */
+typedef enum AtalabDecode {
+    ATALAB_DECODE_OFF,
+    ATALAB_DECODE_LEGACY,
+    ATALAB_DECODE_NATIVE,
+} AtalabDecode;
+
+AtalabDecode atalab_ctrl_decode(const AtalabCtrl *c, unsigned channel);
+/*
+ * Is the channel in native PCI mode (PI)?  Its interrupt is then INTA#
+ * (shared by the native channels), otherwise IRQ 14 or 15.
+ */
+bool atalab_ctrl_native(const AtalabCtrl *c, unsigned channel);
 
 /*
  * ATA command block, reg 0..7 (0x1F0-0x1F7 / 0x170-0x177).  Size 2 or 4

@@ -16,7 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One device-specific configuration register (offset >= 0x40). */
+/*
+ * One configuration register the model owns: the programming interface
+ * (0x09) and the device-specific registers (offset >= 0x40).
+ */
 typedef struct AtalabConfigReg {
     const char *name;           /* datasheet mnemonic, e.g. "IDETIM0" */
     uint8_t offset;
@@ -32,7 +35,11 @@ typedef struct AtalabPersonality {
     uint16_t device_id;
     uint8_t revision;
     uint16_t class_code;        /* 0x0101: mass storage, IDE */
-    uint8_t prog_if;            /* 0x80: both channels legacy, bus master */
+    /*
+     * PI (0x09): 0x80 both channels legacy, bus master; writable bits
+     * PI_NATIVE_WMASK where the channels can switch to native PCI mode.
+     */
+    AtalabConfigReg pi;
     const AtalabConfigReg *regs;
     size_t n_regs;
     int max_pio;                /* highest PIO mode the controller times */
@@ -57,6 +64,14 @@ typedef struct AtalabPersonality {
  */
 #define ATALAB_CAP_ICH_CLOCKS   0x01
 /*
+ * Native PCI mode (PCI IDE Controller Specification 1.0): a channel whose
+ * PI bit is set decodes its command and control blocks through BARs 0/1
+ * (primary) and 2/3 (secondary) and interrupts through INTA#, instead of
+ * the legacy ports and IRQ 14/15.  The personality's pi.writable says
+ * which channels software can switch.
+ */
+#define ATALAB_CAP_NATIVE       0x04
+/*
  * Serial ATA function in IDE mode: MAP (0x90) and PCS (0x92); drives are
  * SATA devices; the PATA timing registers are read/write but have no
  * effect on the SATA ports.
@@ -69,8 +84,9 @@ const AtalabPersonality *atalab_personality_find(const char *name);
 const char *atalab_personality_names(void);
 
 /*
- * The one register lookup of a personality: by datasheet name (any case),
- * or the register that holds configuration byte addr.  NULL: none.
+ * The one register lookup of a personality (PI and the device-specific
+ * registers): by datasheet name (any case), or the register that holds
+ * configuration byte addr.  NULL: none.
  */
 const AtalabConfigReg *atalab_personality_reg(const AtalabPersonality *p,
                                               const char *name);

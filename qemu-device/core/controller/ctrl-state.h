@@ -46,6 +46,7 @@ struct AtalabCtrl {
     AtalabChannel chan[ATALAB_CHANNELS];
     AtalabDriveCheck check[ATALAB_DRIVES];
     bool strict;                /* mis-timed Ultra DMA fails with ICRC */
+    unsigned firmware_native;   /* channels firmware_init makes native */
     AtalabFaults *faults;       /* fault injection rules */
 };
 

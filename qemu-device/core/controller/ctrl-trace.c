@@ -249,6 +249,11 @@ char *atalab_ctrl_trace_header(const AtalabCtrl *c,
         header_line(s, key, "%u", c->chan[i].bus.cable80 ? 80 : 40);
     }
     header_line(s, "strict", "%s", c->strict ? "on" : "off");
+    /* Absent: both channels legacy (every trace before native mode). */
+    if (c->firmware_native) {
+        header_line(s, "ide-mode", "%s",
+                    atalab_ide_mode_name(c->firmware_native));
+    }
     if (c->writer) {
         header_line(s, "trace-data", "%s",
                     atalab_trace_writer_data_mode(c->writer) ==

@@ -111,8 +111,9 @@ AtalabCtrl *atalab_ctrl_new(const AtalabPersonality *personality,
         .irq = hook_irq,
         .check_xfer = hook_check_xfer,
     };
-    for (i = 0; i < personality->n_regs; i++) {
-        const AtalabConfigReg *r = &personality->regs[i];
+    for (i = 0; i <= personality->n_regs; i++) {
+        const AtalabConfigReg *r = i < personality->n_regs ?
+                                   &personality->regs[i] : &personality->pi;
 
         for (b = 0; b < r->size && r->offset + b < 256; b++) {
             c->cfg_reset[r->offset + b] = r->reset >> (8 * b);
@@ -249,6 +250,12 @@ void atalab_ctrl_firmware_init(AtalabCtrl *c)
     /* IDE decode enable on both channels, as SeaBIOS leaves it. */
     c->cfg[CFG_IDETIM0 + 1] |= IDETIM_IDE >> 8;
     c->cfg[CFG_IDETIM1 + 1] |= IDETIM_IDE >> 8;
+    /* The channels the firmware was set up to leave in native mode. */
+    for (i = 0; i < ATALAB_CHANNELS; i++) {
+        if (c->firmware_native & (1u << i)) {
+            c->cfg[CFG_PI] |= PI_NATIVE(i);
+        }
+    }
     for (i = 0; i < ATALAB_DRIVES; i++) {
         AtalabDrive *d = drive_at(c, i);
 
@@ -275,12 +282,70 @@ void atalab_ctrl_firmware_init(AtalabCtrl *c)
     timing_update(c);
 }
 
-bool atalab_ctrl_decode_enabled(const AtalabCtrl *c, unsigned channel)
+bool atalab_ctrl_native(const AtalabCtrl *c, unsigned channel)
+{
+    return channel < ATALAB_CHANNELS && (c->cfg[CFG_PI] & PI_NATIVE(channel));
+}
+
+/*
+ * IDETIM.IDE enables the channel's command and control blocks wherever
+ * they are: the legacy ports, or in native mode the BARs (ICH5 252516,
+ * IDE_TIM bit 15; PIIX4 290562, IDETIM bit 15, has only the legacy ports).
+ */
+AtalabDecode atalab_ctrl_decode(const AtalabCtrl *c, unsigned channel)
 {
     unsigned off = channel ? CFG_IDETIM1 : CFG_IDETIM0;
 
-    return channel < ATALAB_CHANNELS &&
-           (c->cfg[off + 1] & (IDETIM_IDE >> 8));
+    if (channel >= ATALAB_CHANNELS || !(c->cfg[off + 1] & (IDETIM_IDE >> 8))) {
+        return ATALAB_DECODE_OFF;
+    }
+    return atalab_ctrl_native(c, channel) ? ATALAB_DECODE_NATIVE :
+                                            ATALAB_DECODE_LEGACY;
+}
+
+bool atalab_ctrl_set_firmware_native(AtalabCtrl *c, unsigned channels)
+{
+    unsigned i;
+
+    for (i = 0; i < ATALAB_CHANNELS; i++) {
+        if ((channels & (1u << i)) && !(c->pers->pi.writable & PI_NATIVE(i))) {
+            return false;
+        }
+    }
+    if (channels >> ATALAB_CHANNELS) {
+        return false;
+    }
+    c->firmware_native = channels;
+    return true;
+}
+
+unsigned atalab_ctrl_firmware_native(const AtalabCtrl *c)
+{
+    return c->firmware_native;
+}
+
+/* Indexed by the channel mask. */
+static const char *const ide_mode_names[1u << ATALAB_CHANNELS] = {
+    "legacy", "native0", "native1", "native",
+};
+
+const char *atalab_ide_mode_name(unsigned channels)
+{
+    return channels < G_N_ELEMENTS(ide_mode_names) ?
+           ide_mode_names[channels] : NULL;
+}
+
+bool atalab_ide_mode_parse(const char *name, unsigned *channels)
+{
+    unsigned i;
+
+    for (i = 0; name && i < G_N_ELEMENTS(ide_mode_names); i++) {
+        if (!strcmp(name, ide_mode_names[i])) {
+            *channels = i;
+            return true;
+        }
+    }
+    return false;
 }
 
 /* ---- configuration space ---------------------------------------------- */

@@ -15,6 +15,7 @@
 #define ATALAB_PCI_IDE_REGS_H
 
 /* Configuration space offsets. */
+#define CFG_PI                  0x09    /* programming interface, 8 bits */
 #define CFG_IDETIM0             0x40    /* primary channel timing, 16 bits */
 #define CFG_IDETIM1             0x42    /* secondary channel timing */
 #define CFG_SIDETIM             0x44    /* slave timing, 8 bits */
@@ -26,6 +27,18 @@
 /* The registers whose writes change a drive's timing: 0x40-0x57. */
 #define CFG_TIMING_FIRST        CFG_IDETIM0
 #define CFG_TIMING_LAST         (CFG_IDE_CONFIG + 3)
+
+/*
+ * PI, the class code's programming interface byte (PCI IDE Controller
+ * Specification 1.0, "Programming Interface Byte"): 0 primary channel in
+ * native mode, 1 primary can switch, 2 and 3 the same for the secondary,
+ * 7 bus master.  ICH5 (252516, PI of D31:F1 and D31:F2) has bits 0 and 2
+ * read/write (PNE, SNE) and 1 and 3 set; PIIX3/PIIX4 read 80h only.
+ */
+#define PI_NATIVE(channel)      (0x01u << (2 * (channel)))
+#define PI_NATIVE_CAPABLE(ch)   (0x02u << (2 * (ch)))
+#define PI_BUS_MASTER           0x80
+#define PI_NATIVE_WMASK         (PI_NATIVE(0) | PI_NATIVE(1))
 
 /*
  * IDETIM: 15 IDE decode enable, 14 SITRE, 13:12 ISP, 11:10 reserved, 9:8

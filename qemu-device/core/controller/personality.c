@@ -45,6 +45,22 @@ static const AtalabConfigReg ide_regs[] = {
 #define N_REGS_ICH5_SATA    8
 G_STATIC_ASSERT(N_REGS_ICH5_SATA == G_N_ELEMENTS(ide_regs));
 
+/*
+ * PI: PIIX3/PIIX4 read 80h (legacy only, bus master); ICH5's IDE and SATA
+ * functions reset to 8Ah (legacy, both channels native capable) with PNE
+ * and SNE read/write (ICH5 252516, PI of D31:F1 and D31:F2).  The ICH5
+ * SATA Programmer's Reference Manual ("Theory of Operation") has firmware
+ * write 8Fh to the SATA function in enhanced mode, and calls a function
+ * with one channel native and the other legacy undefined; the model
+ * decodes each channel as its bit says (docs/timing.md, "Native mode").
+ */
+#define PI_LEGACY_ONLY \
+    { "PI", CFG_PI, 1, PI_BUS_MASTER, 0x00 }
+#define PI_NATIVE_SWITCHABLE \
+    { "PI", CFG_PI, 1, \
+      PI_BUS_MASTER | PI_NATIVE_CAPABLE(0) | PI_NATIVE_CAPABLE(1), \
+      PI_NATIVE_WMASK }
+
 static const AtalabPersonality personalities[] = {
     {
         .name = "piix4",
@@ -53,7 +69,7 @@ static const AtalabPersonality personalities[] = {
         .device_id = 0x7111,
         .revision = 0x01,
         .class_code = 0x0101,
-        .prog_if = 0x80,
+        .pi = PI_LEGACY_ONLY,
         .regs = ide_regs,
         .n_regs = N_REGS_PIIX4,
         .max_pio = 4,
@@ -67,7 +83,7 @@ static const AtalabPersonality personalities[] = {
         .device_id = 0x7010,
         .revision = 0x00,
         .class_code = 0x0101,
-        .prog_if = 0x80,
+        .pi = PI_LEGACY_ONLY,
         .regs = ide_regs,
         .n_regs = N_REGS_PIIX3,
         .max_pio = 4,
@@ -81,13 +97,13 @@ static const AtalabPersonality personalities[] = {
         .device_id = 0x24DB,
         .revision = 0x02,
         .class_code = 0x0101,
-        .prog_if = 0x8A,        /* legacy mode, native capable */
+        .pi = PI_NATIVE_SWITCHABLE,
         .regs = ide_regs,
         .n_regs = N_REGS_ICH5,
         .max_pio = 4,
         .max_mwdma = 2,
         .max_udma = 5,
-        .caps = ATALAB_CAP_ICH_CLOCKS,
+        .caps = ATALAB_CAP_ICH_CLOCKS | ATALAB_CAP_NATIVE,
         .default_cable80 = true,
     },
     {
@@ -97,13 +113,13 @@ static const AtalabPersonality personalities[] = {
         .device_id = 0x24D1,
         .revision = 0x02,
         .class_code = 0x0101,
-        .prog_if = 0x8A,
+        .pi = PI_NATIVE_SWITCHABLE,
         .regs = ide_regs,
         .n_regs = N_REGS_ICH5_SATA,
         .max_pio = 4,
         .max_mwdma = 2,
         .max_udma = 6,
-        .caps = ATALAB_CAP_ICH_CLOCKS | ATALAB_CAP_SATA,
+        .caps = ATALAB_CAP_ICH_CLOCKS | ATALAB_CAP_SATA | ATALAB_CAP_NATIVE,
         .default_cable80 = false,
         /* MAP = 000b: port 0 primary master, port 1 secondary master */
         .sata_port = { 0, -1, 1, -1 },
@@ -149,6 +165,9 @@ const AtalabConfigReg *atalab_personality_reg(const AtalabPersonality *p,
 {
     size_t i;
 
+    if (name && !g_ascii_strcasecmp(p->pi.name, name)) {
+        return &p->pi;
+    }
     for (i = 0; name && i < p->n_regs; i++) {
         if (!g_ascii_strcasecmp(p->regs[i].name, name)) {
             return &p->regs[i];
@@ -162,6 +181,9 @@ const AtalabConfigReg *atalab_personality_reg_at(const AtalabPersonality *p,
 {
     size_t i;
 
+    if (addr == p->pi.offset) {
+        return &p->pi;
+    }
     for (i = 0; i < p->n_regs; i++) {
         const AtalabConfigReg *r = &p->regs[i];
 
