@@ -69,6 +69,8 @@ expect 2 "--faults has no effect with --controller piix4-ide" -- run --controlle
 expect 2 "matrix: unknown personality 'ich6' \(known: piix3 piix4 ich5-80 ich5-40 ich5-sata\)" -- \
 	matrix --personality ich6
 expect 2 "--jobs wants a positive number, got '0'" -- matrix --jobs 0
+expect 2 "--ide-mode native: piix4 has no native PCI mode" -- matrix --personality piix4 --ide-mode native
+expect 2 "--ide-mode wants legacy or native, got 'native0'" -- matrix --ide-mode native0
 expect 2 "matrix: unknown option '--fast'" -- matrix --fast
 expect 2 "explore: --budget wants a time like 90s, 30m or 2h, got '10x'" -- explore --budget 10x /tmp/x
 expect 2 "explore: --personality wants one of piix3 piix4 ich5 ich5-sata, got 'ich6'" -- explore --personality ich6 /tmp/x

@@ -53,6 +53,7 @@ ATALAB_FUZZ_SEEDS=(
 	"power:0: 0xe3 :hdparm -S 1 /dev/sda; hdparm -y /dev/sda; hdparm -Y /dev/sda; hdparm -C /dev/sda"
 	"ich5:2::true"
 	"sata:3::true"
+	"native:2: 0x9 :ide-mode set native; ide-mode set legacy; pattern-rw /dev/sda 64K 3"
 )
 ATALAB_FUZZ_MODELS=(piix4 piix3 ich5 ich5-sata)
 

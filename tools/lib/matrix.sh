@@ -14,6 +14,7 @@ matrix_options() {
 	opt --driver NAME "driver under test (default atalab_piix)"
 	opt --walk-from NAME "driver loaded before the walk (default ata_piix, or atalab_piix when --driver is ata_piix)"
 	opt --personality NAME+ "of: ${MATRIX_PERSONALITIES[*]} (default all)"
+	opt --ide-mode 'legacy|native' "the channels' PCI mode at boot (default legacy); native: ich5-80, ich5-40 and ich5-sata only (docs/timing.md, \"Native PCI mode\")"
 	opt --jobs N "guests booted at once (default: number of CPUs)"
 	opt --out DIR "keep traces, logs and results.txt in DIR"
 	opt --report-only - "report cells and walks that are not clean but exit 0 (for a reference driver); a guest that gives no result still fails"
@@ -48,6 +49,7 @@ not; 3 a guest gave no result.
 
 examples:
   tools/atalab matrix --personality ich5-80 --jobs 2
+  tools/atalab matrix --personality ich5-sata --ide-mode native
   tools/atalab matrix --driver ata_piix --report-only --out /tmp/reference
 USAGE
 }
@@ -171,6 +173,7 @@ matrix_guest() {
 		--log "$dir/console.log" --timeout "$MATRIX_TIMEOUT" --disk-size "$MATRIX_DISK"
 		--append "$append")
 	[ -n "$cable" ] && args+=(--cable "$cable")
+	[ "$MATRIX_IDE_MODE" = legacy ] || args+=(--ide-mode "$MATRIX_IDE_MODE")
 	for p in $positions; do
 		rm -f "$dir/disk$i.img"
 		args+=(--disk "$dir/disk$i.img")
@@ -328,7 +331,11 @@ matrix_table() {
 	local model cable positions modes
 	matrix_spec "$name"
 	grep -qh '^noresult' "$dir"/boot*/result "$dir/walk/result" 2>/dev/null && rc=3
-	echo "### $name, $driver"
+	if [ "$MATRIX_IDE_MODE" = legacy ]; then
+		echo "### $name, $driver"
+	else
+		echo "### $name ($MATRIX_IDE_MODE mode), $driver"
+	fi
 	echo
 	printf '| mode |'
 	for p in $positions; do printf ' %s |' "$(matrix_position_name "$p")"; done
@@ -359,14 +366,21 @@ cmd_matrix() {
 	local report=${OPT[--report-only]:-0} name k rc=0 r
 	local -a names=()
 	jobs=${OPT[--jobs]:-$(atalab_jobs)}
+	MATRIX_IDE_MODE=${OPT[--ide-mode]:-legacy}
 	opt_values --personality names
 	[ -n "$from" ] || { from=ata_piix; [ "$driver" != ata_piix ] || from=atalab_piix; }
 	[[ "$driver" =~ ^[A-Za-z0-9_-]+$ ]] || usage_error "--driver wants a module name, got '$driver'"
 	[[ "$from" =~ ^[A-Za-z0-9_-]+$ ]] || usage_error "--walk-from wants a module name, got '$from'"
 	[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || usage_error "--jobs wants a positive number, got '$jobs'"
 	[ ${#names[@]} -gt 0 ] || names=("${MATRIX_PERSONALITIES[@]}")
+	case "$MATRIX_IDE_MODE" in legacy | native) ;;
+	*) usage_error "--ide-mode wants legacy or native, got '$MATRIX_IDE_MODE'" ;; esac
 	local model cable positions modes
-	for name in "${names[@]}"; do matrix_spec "$name"; done
+	for name in "${names[@]}"; do
+		matrix_spec "$name"
+		[ "$MATRIX_IDE_MODE" = legacy ] || [ "$model" != "${model#ich5}" ] ||
+			usage_error "--ide-mode $MATRIX_IDE_MODE: $name has no native PCI mode (the ich5 personalities have)"
+	done
 	if [ -n "$out" ]; then
 		mkdir -p "$out" || die "cannot create --out $out"
 		out=$(cd "$out" && pwd)
