@@ -605,9 +605,15 @@ static void atalab_ide_realize(PCIDevice *d, Error **errp)
                    "ich5-sata", p->name, p->pi.reset, s->mode);
         return;
     }
+    if (s->sata_map >= 0 && (!(p->caps & ATALAB_CAP_SATA) ||
+                             s->sata_map > 7)) {
+        error_setg(errp, "sata-map is a MAP value 0-7 of ich5-sata, not %d "
+                   "on model %s", s->sata_map, p->name);
+        return;
+    }
     if (p->caps & ATALAB_CAP_SATA) {
         for (i = 0; i < ATALAB_DRIVES; i++) {
-            if (s->blk[i] && p->sata_port[i] < 0) {
+            if (s->blk[i] && atalab_personality_sata_port(p, 0, i) < 0) {
                 error_setg(errp, "model %s has no device position %u: SATA "
                            "port 0 is drive0, port 1 is drive2", p->name, i);
                 return;
@@ -654,6 +660,7 @@ static void atalab_ide_realize(PCIDevice *d, Error **errp)
     }
     atalab_ctrl_set_strict(s->ctrl, s->strict);
     atalab_ctrl_set_firmware_native(s->ctrl, native);
+    atalab_ctrl_set_firmware_map(s->ctrl, s->sata_map);
     atalab_sync_prog_if(s);
     atalab_faults_set_seed(atalab_ctrl_faults(s->ctrl), s->fault_seed);
     if (s->fault_file) {
@@ -773,6 +780,7 @@ static const VMStateDescription vmstate_atalab_ide = {
 static Property atalab_ide_properties[] = {
     DEFINE_PROP_STRING("model", AtalabIdeState, model),
     DEFINE_PROP_STRING("mode", AtalabIdeState, mode),
+    DEFINE_PROP_INT32("sata-map", AtalabIdeState, sata_map, -1),
     DEFINE_PROP_STRING("trace", AtalabIdeState, trace_path),
     DEFINE_PROP_STRING("trace-data", AtalabIdeState, trace_data),
     DEFINE_PROP_STRING("trace-time", AtalabIdeState, trace_time),
@@ -955,6 +963,9 @@ static void atalab_ide_describe_properties(ObjectClass *klass)
         { "mode", "legacy (default), native, native0 (primary only) or "
           "native1: the channels the firmware leaves in native PCI mode "
           "(ich5, ich5-sata; docs/timing.md)" },
+        { "sata-map", "ich5-sata: the MAP value (0-7) the firmware leaves, "
+          "e.g. 4: both ports on the primary channel, the secondary the "
+          "PATA side's (combined mode); -1: MAP 000b (docs/timing.md)" },
         { "cable0", "primary channel cable: 40 or 80 conductors; "
           "0: the model's" },
         { "cable1", "secondary channel cable: 40 or 80 conductors; "

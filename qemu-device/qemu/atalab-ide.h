@@ -42,6 +42,7 @@ struct AtalabIdeState {
     /* properties */
     char *model;
     char *mode;                 /* legacy, native, native0, native1 */
+    int32_t sata_map;           /* ich5-sata MAP from firmware; -1: none */
     char *trace_path;
     char *trace_data;           /* "block" (default) or "raw" */
     char *trace_time;           /* "absolute" (default) or "relative" */

@@ -814,6 +814,144 @@ static void test_sata_ports(void)
     rig_free(r);
 }
 
+/* IDENTIFY's serial number (words 10-19) of the drive at a position. */
+static void identify_serial(Rig *r, unsigned drive, char out[21])
+{
+    uint16_t id[256];
+    unsigned i;
+
+    rig_identify(r, drive, id);
+    for (i = 0; i < 10; i++) {
+        out[2 * i] = id[10 + i] >> 8;
+        out[2 * i + 1] = id[10 + i] & 0xFF;
+    }
+    out[20] = '\0';
+    g_strchomp(out);
+}
+
+/*
+ * MAP routes the ports' disks to positions (ich5_sata_map): swapped,
+ * combined on either channel (the other one the PATA side's, empty here),
+ * reserved (nothing), and back to 000b on reset.  The disks keep their
+ * identity and their data: a write at a position lands on the disk MAP put
+ * there.
+ */
+static void test_sata_map(void)
+{
+    Rig *r = rig_new_full("ich5-sata", 0x5, 0, true);
+    char serial[21];
+    uint8_t zero[512] = { 0 };
+
+    cfg_w(r, 0x92, 0x0003, 2);
+    identify_serial(r, 0, serial);
+    g_assert_cmpstr(serial, ==, "ATALAB0000");
+    identify_serial(r, 2, serial);
+    g_assert_cmpstr(serial, ==, "ATALAB0002");
+    /* 001b: swapped */
+    cfg_w(r, 0x90, 0x01, 1);
+    g_assert_cmphex(cfg(r, 0x90, 1), ==, 0x01);
+    g_assert_cmphex(cfg(r, 0x92, 2), ==, 0x0033);
+    identify_serial(r, 0, serial);
+    g_assert_cmpstr(serial, ==, "ATALAB0002");
+    identify_serial(r, 2, serial);
+    g_assert_cmpstr(serial, ==, "ATALAB0000");
+    g_assert_true(fake_host_trace_has(&r->fh, "ata0 sata-port d0 port=0 down"));
+    g_assert_true(fake_host_trace_has(&r->fh, "ata0 sata-port d0 port=1 up"));
+    /* The primary master's write lands on port 1's disk (drive 2) */
+    g_assert_false(memcmp(r->fh.disk[2], zero, sizeof(zero)) == 0);
+    g_assert_cmphex(pio_write(r, 0), ==, ST_READY);
+    g_assert_true(memcmp(r->fh.disk[2], zero, sizeof(zero)) == 0);
+    g_assert_false(memcmp(r->fh.disk[0], zero, sizeof(zero)) == 0);
+    /* A fault rule's drive= is the position, whichever disk is there */
+    {
+        g_autofree char *err = NULL;
+
+        g_assert_true(atalab_faults_add(atalab_ctrl_faults(r->c),
+                                        "abrt drive=2 cmd=0x20", "test", 1,
+                                        &err));
+        atalab_ctrl_faults_changed(r->c);
+        g_assert_cmphex(pio_read(r, 0), ==, ST_READY);
+        rig_lba28(r, 2, 0, 1);
+        rig_command(r, 2, 0x20);
+        fake_host_complete_all(&r->fh);
+        g_assert_cmphex(rig_status(r, 1), ==, ST_READY | ST_ERR);
+        atalab_faults_clear(atalab_ctrl_faults(r->c));
+        atalab_ctrl_faults_changed(r->c);
+    }
+    /* 100b: both on the primary, port 0 the master; the secondary empty */
+    cfg_w(r, 0x90, 0x04, 1);
+    identify_serial(r, 0, serial);
+    g_assert_cmpstr(serial, ==, "ATALAB0000");
+    identify_serial(r, 1, serial);
+    g_assert_cmpstr(serial, ==, "ATALAB0002");
+    g_assert_cmphex(rig_status(r, 1), ==, 0x7F);
+    /* 111b: both on the secondary, port 1 the master */
+    cfg_w(r, 0x90, 0x07, 1);
+    identify_serial(r, 2, serial);
+    g_assert_cmpstr(serial, ==, "ATALAB0002");
+    identify_serial(r, 3, serial);
+    g_assert_cmpstr(serial, ==, "ATALAB0000");
+    g_assert_cmphex(rig_status(r, 0), ==, 0x7F);
+    /* A port disabled in PCS leaves its position whatever the map */
+    cfg_w(r, 0x92, 0x0002, 2);
+    g_assert_cmphex(cfg(r, 0x92, 2), ==, 0x0022);
+    rig_select(r, 3);
+    g_assert_cmphex(rig_status(r, 1), ==, 0x00);
+    cfg_w(r, 0x92, 0x0003, 2);
+    /* 010b is reserved: nothing answers */
+    cfg_w(r, 0x90, 0x02, 1);
+    g_assert_cmphex(rig_status(r, 0), ==, 0x7F);
+    g_assert_cmphex(rig_status(r, 1), ==, 0x7F);
+    g_assert_cmphex(cfg(r, 0x92, 2), ==, 0x0003);
+    /* Reset: MAP 000b, the disks where they started */
+    atalab_ctrl_reset(r->c);
+    cfg_w(r, 0x92, 0x0003, 2);
+    identify_serial(r, 0, serial);
+    g_assert_cmpstr(serial, ==, "ATALAB0000");
+    rig_free(r);
+
+    /* Firmware-set combined mode; MAP needs the SATA personality */
+    r = rig_new_full("ich5-sata", 0x5, 0, true);
+    g_assert_false(atalab_ctrl_set_firmware_map(r->c, 8));
+    g_assert_true(atalab_ctrl_set_firmware_map(r->c, 5));
+    atalab_ctrl_reset(r->c);
+    atalab_ctrl_firmware_init(r->c);
+    g_assert_cmphex(cfg(r, 0x90, 1), ==, 0x05);
+    cfg_w(r, 0x92, 0x0003, 2);
+    identify_serial(r, 0, serial);
+    g_assert_cmpstr(serial, ==, "ATALAB0002");
+    identify_serial(r, 1, serial);
+    g_assert_cmpstr(serial, ==, "ATALAB0000");
+    rig_free(r);
+    r = rig_new_full("ich5", 0x1, 0, false);
+    g_assert_false(atalab_ctrl_set_firmware_map(r->c, 4));
+    rig_free(r);
+}
+
+/*
+ * A MAP change while a moved drive has a request with the host (no drain)
+ * waits: the drive keeps its disk until the request completes, and the
+ * next register access applies the map.
+ */
+static void test_sata_map_busy(void)
+{
+    Rig *r = rig_new_full("ich5-sata", 0x5, 0, true);
+    char serial[21];
+
+    r->fh.drain = false;
+    cfg_w(r, 0x92, 0x0003, 2);
+    rig_lba28(r, 0, 0, 1);
+    rig_command(r, 0, 0x20);
+    g_assert_cmpuint(fake_host_pending(&r->fh), ==, 1);
+    cfg_w(r, 0x90, 0x01, 1);
+    g_assert_cmpuint(atalab_ctrl_inflight(r->c, 0), ==, 1);
+    fake_host_complete_all(&r->fh);
+    g_assert_cmpuint(atalab_ctrl_inflight(r->c, 0), ==, 0);
+    identify_serial(r, 0, serial);
+    g_assert_cmpstr(serial, ==, "ATALAB0002");
+    rig_free(r);
+}
+
 static void test_summary(void)
 {
     Rig *r = rig_new_full("piix4", 0x1, 0, true);
@@ -847,6 +985,8 @@ int main(int argc, char **argv)
     g_test_add_func("/rule/strict-icrc", test_strict_icrc);
     g_test_add_func("/rule/clean", test_clean_sequences);
     g_test_add_func("/sata/ports", test_sata_ports);
+    g_test_add_func("/sata/map", test_sata_map);
+    g_test_add_func("/sata/map-busy", test_sata_map_busy);
     g_test_add_func("/summary", test_summary);
     return g_test_run();
 }

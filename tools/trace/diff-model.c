@@ -895,6 +895,7 @@ bool diff_header_decides(const char *line)
     return g_str_has_prefix(line, "personality ") ||
            g_str_has_prefix(line, "cable") ||
            g_str_has_prefix(line, "ide-mode ") ||
+           g_str_has_prefix(line, "sata-map ") ||
            g_str_has_prefix(line, "drive") || g_str_has_prefix(line, "fault");
 }
 

@@ -806,6 +806,17 @@ static bool build(Replay *rp)
             return false;
         }
     }
+    v = header(rp, "sata-map");
+    if (v) {
+        guint64 map;
+
+        if (!g_ascii_string_to_unsigned(v, 10, 0, 7, &map, NULL) ||
+            !atalab_ctrl_set_firmware_map(rp->c, (int)map)) {
+            bad_input(rp, 0, "header sata-map is '%s', not a MAP value 0-7 "
+                      "of ich5-sata", v);
+            return false;
+        }
+    }
     v = header(rp, "fault-seed");
     if (v) {
         guint64 seed;

@@ -29,7 +29,7 @@ static void copy_string(char *dst, size_t size, const char *src,
 }
 
 static void drive_init(AtalabAtaBus *bus, unsigned unit,
-                       const AtalabDriveConfig *cfg, bool sata)
+                       const AtalabDriveConfig *cfg, unsigned disk, bool sata)
 {
     AtalabDrive *d = &bus->drive[unit];
     char serial[21];
@@ -37,6 +37,7 @@ static void drive_init(AtalabAtaBus *bus, unsigned unit,
     d->bus = bus;
     d->host = bus->host;
     d->index = bus->index * 2 + unit;
+    d->disk = disk;
     d->unit = unit;
     d->attached = cfg->present;
     d->sata = sata;
@@ -44,7 +45,8 @@ static void drive_init(AtalabAtaBus *bus, unsigned unit,
     d->present = cfg->present && !sata;
     d->native_sectors = cfg->present ? cfg->sectors : 0;
     d->sectors = d->sectors_nv = d->native_sectors;
-    snprintf(serial, sizeof(serial), "ATALAB%04u", d->index);
+    /* The default serial number is the disk's, wherever MAP puts it. */
+    snprintf(serial, sizeof(serial), "ATALAB%04u", d->disk);
     copy_string(d->model, sizeof(d->model), cfg->model, "ATALAB HARDDISK");
     copy_string(d->serial, sizeof(d->serial), cfg->serial, serial);
     copy_string(d->fwrev, sizeof(d->fwrev), cfg->fwrev, "0.1");
@@ -70,9 +72,42 @@ void atalab_ata_bus_init(AtalabAtaBus *bus, unsigned index,
     bus->port = port;
     bus->faults = faults;
     for (u = 0; u < 2; u++) {
-        drive_init(bus, u, &cfg[u], sata);
+        drive_init(bus, u, &cfg[u], index * 2 + u, sata);
     }
     atalab_ata_faults_init(bus);
+}
+
+static void drive_fini(AtalabDrive *d)
+{
+    atalab_ata_fault_fini(d);
+    atalab_ata_smart_fini(d);
+    atalab_ata_power_fini(d);
+    atalab_ata_io_fini(d);
+}
+
+bool atalab_ata_drive_busy(const AtalabDrive *d)
+{
+    return d->req.inflight || d->power_cut;
+}
+
+bool atalab_ata_drive_release(AtalabDrive *d, const char *why)
+{
+    atalab_ata_abort_command(d, why);
+    return atalab_ata_drive_busy(d);
+}
+
+void atalab_ata_drive_reattach(AtalabAtaBus *bus, unsigned unit,
+                               const AtalabDriveConfig *cfg, unsigned disk,
+                               bool sata)
+{
+    AtalabDrive *d = &bus->drive[unit];
+
+    drive_fini(d);
+    memset(d, 0, sizeof(*d));
+    drive_init(bus, unit, cfg, disk, sata);
+    if (bus->dma_owner == d) {
+        bus->dma_owner = NULL;
+    }
 }
 
 void atalab_ata_bus_fini(AtalabAtaBus *bus)
@@ -81,10 +116,7 @@ void atalab_ata_bus_fini(AtalabAtaBus *bus)
 
     atalab_ata_faults_fini(bus);
     for (u = 0; u < 2; u++) {
-        atalab_ata_fault_fini(&bus->drive[u]);
-        atalab_ata_smart_fini(&bus->drive[u]);
-        atalab_ata_power_fini(&bus->drive[u]);
-        atalab_ata_io_fini(&bus->drive[u]);
+        drive_fini(&bus->drive[u]);
     }
 }
 

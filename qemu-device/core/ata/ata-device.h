@@ -139,7 +139,12 @@ typedef struct AtaSelfTestEntry {
 struct AtalabDrive {
     AtalabAtaBus *bus;
     const AtalabHost *host;
-    unsigned index;             /* 0..3: the host's drive number */
+    unsigned index;             /* 0..3: the drive position */
+    /*
+     * The host's drive number of the disk here (its block requests): the
+     * position, except where a SATA MAP routes another port's disk to it.
+     */
+    unsigned disk;
     unsigned unit;              /* 0: device 0 (master), 1: device 1 */
     bool present;               /* answers on the bus */
     bool attached;              /* has a disk (SATA: present once enabled) */
@@ -287,6 +292,26 @@ void atalab_ata_bus_fini(AtalabAtaBus *bus);
 void atalab_ata_bus_power_on(AtalabAtaBus *bus);
 /* A SATA port went up or down: the drive answers or floats. */
 void atalab_ata_set_present(AtalabDrive *d, bool present);
+/*
+ * Does the drive have anything with the host (a request, an abandoned
+ * one, a power-cut write-back)?  It cannot be re-attached until not.
+ */
+bool atalab_ata_drive_busy(const AtalabDrive *d);
+/*
+ * End what the drive is doing, as a power-on does: its command aborted,
+ * a request abandoned (drained, where the host can).  Then busy?
+ */
+bool atalab_ata_drive_release(AtalabDrive *d, const char *why);
+/*
+ * Put another disk at position unit of the bus (SATA MAP): the drive there
+ * is set up afresh from cfg, with the host's drive number disk, absent
+ * until its port is enabled (sata) or, for a PATA position, as cfg says.
+ * Everything the drive held (settings, SMART, power state) starts over,
+ * as at power-on.  The drive must not be busy.
+ */
+void atalab_ata_drive_reattach(AtalabAtaBus *bus, unsigned unit,
+                               const AtalabDriveConfig *cfg, unsigned disk,
+                               bool sata);
 
 uint32_t atalab_ata_reg_read(AtalabAtaBus *bus, unsigned reg, unsigned size);
 void atalab_ata_reg_write(AtalabAtaBus *bus, unsigned reg, uint32_t val,

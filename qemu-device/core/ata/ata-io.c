@@ -139,7 +139,7 @@ static void submit_read(AtalabDrive *d, const AtalabIoVec *iov,
     atalab_trace(h, "ata%u io d%u read lba=%" PRIu64 " count=%u%s",
                  d->bus->index, d->unit, r->lba, r->sectors,
                  r->direct ? " direct=1" : "");
-    h->blk_readv(h->opaque, d->index, r->lba * ATA_SECTOR_SIZE, iov, niov,
+    h->blk_readv(h->opaque, d->disk, r->lba * ATA_SECTOR_SIZE, iov, niov,
                  req_complete, d);
 }
 
@@ -152,7 +152,7 @@ static void submit_write_now(AtalabDrive *d, const AtalabIoVec *iov,
     atalab_trace(h, "ata%u io d%u write lba=%" PRIu64 " count=%u fua=%d%s",
                  d->bus->index, d->unit, r->lba, r->sectors, fua,
                  r->direct ? " direct=1" : "");
-    h->blk_writev(h->opaque, d->index, r->lba * ATA_SECTOR_SIZE, iov, niov,
+    h->blk_writev(h->opaque, d->disk, r->lba * ATA_SECTOR_SIZE, iov, niov,
                   fua, req_complete, d);
 }
 
@@ -179,7 +179,7 @@ static void submit_write(AtalabDrive *d, const AtalabIoVec *iov,
     r->old_iov.len = (size_t)r->sectors * ATA_SECTOR_SIZE;
     atalab_trace(h, "ata%u io d%u read lba=%" PRIu64 " count=%u pre-image",
                  d->bus->index, d->unit, r->lba, r->sectors);
-    h->blk_readv(h->opaque, d->index, r->lba * ATA_SECTOR_SIZE, &r->old_iov,
+    h->blk_readv(h->opaque, d->disk, r->lba * ATA_SECTOR_SIZE, &r->old_iov,
                  1, req_complete, d);
 }
 
@@ -217,7 +217,7 @@ void atalab_ata_io_flush(AtalabDrive *d, AtaIoDone *then)
         return;
     }
     atalab_trace(h, "ata%u io d%u flush", d->bus->index, d->unit);
-    h->blk_flush(h->opaque, d->index, req_complete, d);
+    h->blk_flush(h->opaque, d->disk, req_complete, d);
 }
 
 void atalab_ata_io_abandon(AtalabDrive *d)
@@ -233,7 +233,7 @@ void atalab_ata_io_abandon(AtalabDrive *d)
                  d->bus->index, d->unit, r->what, r->lba, r->sectors);
     if (h->blk_drain) {
         /* Its completion (and perhaps others) runs inside. */
-        h->blk_drain(h->opaque, d->index);
+        h->blk_drain(h->opaque, d->disk);
     }
 }
 

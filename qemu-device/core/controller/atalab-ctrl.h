@@ -53,6 +53,13 @@ void atalab_ctrl_firmware_init(AtalabCtrl *c);
 bool atalab_ctrl_set_firmware_native(AtalabCtrl *c, unsigned channels);
 unsigned atalab_ctrl_firmware_native(const AtalabCtrl *c);
 /*
+ * ICH5 SATA: the MAP value (bits 2:0) firmware_init writes, as a BIOS set
+ * up for a combined mode does; -1 (the default): MAP stays 000b.  Kept
+ * across resets.  false for a personality without MAP or a bad value.
+ */
+bool atalab_ctrl_set_firmware_map(AtalabCtrl *c, int map);
+int atalab_ctrl_firmware_map(const AtalabCtrl *c);
+/*
  * The names of those channel sets: "legacy" (none), "native0" (primary),
  * "native1" (secondary), "native" (both); the mode= property and the
  * trace header's ide-mode.  name: NULL for a mask above 3; parse: false
@@ -130,7 +137,10 @@ bool atalab_ctrl_config_reg(const AtalabCtrl *c, const char *name,
 void atalab_ctrl_set_cable80(AtalabCtrl *c, unsigned channel, bool cable80);
 /* Current level of a channel's interrupt line. */
 bool atalab_ctrl_irq_level(const AtalabCtrl *c, unsigned channel);
-/* Backend requests drive 0..3 has in flight: 0 or 1. */
+/*
+ * Backend requests of the host's drive 0..3 in flight: 0 or 1.  (On ICH5
+ * SATA, MAP may put the disk at another position.)
+ */
 unsigned atalab_ctrl_inflight(const AtalabCtrl *c, unsigned drive);
 /*
  * Drive 0..3's Status register, as a read would find it but with no

@@ -50,12 +50,20 @@ typedef struct AtalabPersonality {
     /* Cable of a channel unless the host says otherwise: 80-conductor? */
     bool default_cable80;
     /*
-     * SATA personalities: the SATA port behind each drive position
-     * (primary master, primary slave, secondary master, secondary slave),
-     * -1 for a position without a port.  Unused without ATALAB_CAP_SATA.
+     * SATA personalities: for each value of MAP bits 2:0, what is at each
+     * drive position (primary master, primary slave, secondary master,
+     * secondary slave): a SATA port number, or ATALAB_MAP_*.  Unused
+     * without ATALAB_CAP_SATA.
      */
-    int8_t sata_port[4];
+    const int8_t (*sata_map)[4];
 } AtalabPersonality;
+
+/* A position with no SATA port and no device */
+#define ATALAB_MAP_NONE         (-1)
+/* A position of a channel the combined map gives to the PATA side */
+#define ATALAB_MAP_PATA         (-2)
+/* A reserved MAP value: nothing is routed */
+#define ATALAB_MAP_RESERVED     (-3)
 
 /*
  * IDE_CONFIG (0x54) with the ICH per-drive Ultra DMA base clock selects
@@ -92,5 +100,11 @@ const AtalabConfigReg *atalab_personality_reg(const AtalabPersonality *p,
                                               const char *name);
 const AtalabConfigReg *atalab_personality_reg_at(const AtalabPersonality *p,
                                                  unsigned addr);
+/*
+ * What MAP value map (bits 2:0 used) puts at drive position 0..3: a SATA
+ * port number, or ATALAB_MAP_*; ATALAB_MAP_NONE without ATALAB_CAP_SATA.
+ */
+int atalab_personality_sata_port(const AtalabPersonality *p, unsigned map,
+                                 unsigned position);
 
 #endif

@@ -47,6 +47,17 @@ struct AtalabCtrl {
     AtalabDriveCheck check[ATALAB_DRIVES];
     bool strict;                /* mis-timed Ultra DMA fails with ICRC */
     unsigned firmware_native;   /* channels firmware_init makes native */
+    /*
+     * SATA: each port's disk (a copy of the config of the position MAP
+     * 000b gives it, strings owned) and the host's drive number; what is
+     * at each position now (atalab_personality_sata_port of the MAP in
+     * effect); a MAP change waiting for the drives it moves to be free.
+     */
+    AtalabDriveConfig port_disk[2];
+    unsigned port_drive[2];
+    int8_t route[ATALAB_DRIVES];
+    bool map_pending;
+    int firmware_map;           /* MAP firmware_init writes; -1: none */
     AtalabFaults *faults;       /* fault injection rules */
 };
 

@@ -254,6 +254,10 @@ char *atalab_ctrl_trace_header(const AtalabCtrl *c,
         header_line(s, "ide-mode", "%s",
                     atalab_ide_mode_name(c->firmware_native));
     }
+    /* Absent: MAP 000b (every trace before port mapping) */
+    if (c->firmware_map >= 0) {
+        header_line(s, "sata-map", "%d", c->firmware_map);
+    }
     if (c->writer) {
         header_line(s, "trace-data", "%s",
                     atalab_trace_writer_data_mode(c->writer) ==

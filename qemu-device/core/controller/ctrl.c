@@ -84,6 +84,19 @@ static bool hook_check_xfer(void *opaque, const AtalabDrive *d, bool dma)
 
 /* ---- life cycle -------------------------------------------------------- */
 
+/* A SATA port's disk, kept for the positions MAP may move it to. */
+static void port_disk_keep(AtalabCtrl *c, int port,
+                           const AtalabDriveConfig *cfg, unsigned drive)
+{
+    AtalabDriveConfig *k = &c->port_disk[port];
+
+    *k = *cfg;
+    k->model = g_strdup(cfg->model);
+    k->serial = g_strdup(cfg->serial);
+    k->fwrev = g_strdup(cfg->fwrev);
+    c->port_drive[port] = drive;
+}
+
 AtalabCtrl *atalab_ctrl_new(const AtalabPersonality *personality,
                             const AtalabHost *host,
                             const AtalabDriveConfig drives[ATALAB_DRIVES])
@@ -106,6 +119,7 @@ AtalabCtrl *atalab_ctrl_new(const AtalabPersonality *personality,
     c->host = &c->inner;
     host = c->host;
     c->faults = atalab_faults_new(0);
+    c->firmware_map = -1;
     c->ata_hooks = (AtalabAtaHooks) {
         .opaque = c,
         .irq = hook_irq,
@@ -131,11 +145,23 @@ AtalabCtrl *atalab_ctrl_new(const AtalabPersonality *personality,
         };
 
         for (b = 0; b < 2 && drives; b++) {
+            int port = atalab_personality_sata_port(personality, 0,
+                                                    i * 2 + b);
+
             cfg[b] = drives[i * 2 + b];
-            /* A position without a SATA port has no device. */
-            if (has_sata(c) && personality->sata_port[i * 2 + b] < 0) {
+            /*
+             * SATA: the position of each port under MAP 000b attaches
+             * its disk; a position without a port has no device.
+             */
+            if (has_sata(c) && port < 0) {
                 cfg[b].present = false;
+            } else if (has_sata(c)) {
+                port_disk_keep(c, port, &cfg[b], i * 2 + b);
             }
+        }
+        for (b = 0; b < 2; b++) {
+            c->route[i * 2 + b] =
+                atalab_personality_sata_port(personality, 0, i * 2 + b);
         }
         ch->ctrl = c;
         atalab_bm_init(&ch->bm, i, host, &client);
@@ -158,6 +184,11 @@ void atalab_ctrl_free(AtalabCtrl *c)
     for (i = 0; i < ATALAB_CHANNELS; i++) {
         atalab_ata_bus_fini(&c->chan[i].bus);
     }
+    for (i = 0; i < G_N_ELEMENTS(c->port_disk); i++) {
+        g_free((char *)c->port_disk[i].model);
+        g_free((char *)c->port_disk[i].serial);
+        g_free((char *)c->port_disk[i].fwrev);
+    }
     atalab_trace_writer_free(c->writer);
     atalab_faults_free(c->faults);
     g_free(c);
@@ -178,7 +209,7 @@ static void sata_update_ports(AtalabCtrl *c)
     }
     for (i = 0; i < ATALAB_DRIVES; i++) {
         AtalabDrive *d = drive_at(c, i);
-        int port = c->pers->sata_port[i];
+        int port = c->route[i];
         bool on;
 
         if (port < 0) {
@@ -196,6 +227,61 @@ static void sata_update_ports(AtalabCtrl *c)
         }
     }
     c->cfg[CFG_PCS] = (c->cfg[CFG_PCS] & PCS_ENABLE_MASK) | present_bits;
+}
+
+/*
+ * ICH5 SATA MAP: put at each position what the map value gives it (a
+ * port's disk, nothing, or the PATA side's channel, which has no device in
+ * the model).  A drive that moves is first released like a power-on ends
+ * its command; while one still has a request with the host the change
+ * waits (map_pending), and the next register access tries again.  The
+ * moved channels then reset as a COMRESET does, and their ports come up
+ * as PCS enables them.
+ */
+static void sata_apply_map(AtalabCtrl *c)
+{
+    unsigned map = c->cfg[CFG_MAP] & MAP_WMASK;
+    bool moved[ATALAB_DRIVES], chan_moved[ATALAB_CHANNELS] = { false };
+    bool busy = false;
+    unsigned i;
+
+    c->map_pending = false;
+    for (i = 0; i < ATALAB_DRIVES; i++) {
+        moved[i] = atalab_personality_sata_port(c->pers, map, i) !=
+                   c->route[i];
+        if (moved[i] && atalab_ata_drive_release(drive_at(c, i), "power-on")) {
+            busy = true;
+        }
+    }
+    if (busy) {
+        c->map_pending = true;
+        return;
+    }
+    for (i = 0; i < ATALAB_DRIVES; i++) {
+        int port = atalab_personality_sata_port(c->pers, map, i);
+        AtalabDriveConfig none = { .present = false };
+        AtalabDrive *d = drive_at(c, i);
+
+        if (!moved[i]) {
+            continue;
+        }
+        if (d->present && c->route[i] >= 0) {
+            atalab_trace(c->host, "ata%u sata-port d%u port=%d down", i / 2,
+                         i % 2, c->route[i]);
+        }
+        c->route[i] = port;
+        chan_moved[i / 2] = true;
+        atalab_ata_drive_reattach(d->bus, d->unit,
+                                  port >= 0 ? &c->port_disk[port] : &none,
+                                  port >= 0 ? c->port_drive[port] : i,
+                                  port != ATALAB_MAP_PATA);
+    }
+    sata_update_ports(c);
+    for (i = 0; i < ATALAB_CHANNELS; i++) {
+        if (chan_moved[i]) {
+            atalab_ata_bus_power_on(&c->chan[i].bus);
+        }
+    }
 }
 
 /*
@@ -239,6 +325,9 @@ void atalab_ctrl_reset(AtalabCtrl *c)
         atalab_bm_reset(&ch->bm);
         atalab_ata_bus_power_on(&ch->bus);
     }
+    if (has_sata(c)) {
+        sata_apply_map(c);
+    }
     sata_update_ports(c);
     timing_update(c);
 }
@@ -277,6 +366,11 @@ void atalab_ctrl_firmware_init(AtalabCtrl *c)
             d->bus->cable80) {
             c->cfg[CFG_IDE_CONFIG] |= 1u << (IDE_CONFIG_CABLE_SHIFT + i);
         }
+    }
+    /* The port mapping firmware set up for (combined modes) */
+    if (has_sata(c) && c->firmware_map >= 0) {
+        c->cfg[CFG_MAP] = c->firmware_map;
+        sata_apply_map(c);
     }
     atalab_trace(c->host, "cfg firmware-init");
     timing_update(c);
@@ -322,6 +416,20 @@ bool atalab_ctrl_set_firmware_native(AtalabCtrl *c, unsigned channels)
 unsigned atalab_ctrl_firmware_native(const AtalabCtrl *c)
 {
     return c->firmware_native;
+}
+
+bool atalab_ctrl_set_firmware_map(AtalabCtrl *c, int map)
+{
+    if (map >= 0 && (!has_sata(c) || (map & ~MAP_WMASK))) {
+        return false;
+    }
+    c->firmware_map = map;
+    return true;
+}
+
+int atalab_ctrl_firmware_map(const AtalabCtrl *c)
+{
+    return c->firmware_map;
 }
 
 /* Indexed by the channel mask. */
@@ -409,6 +517,9 @@ void atalab_ctrl_config_write(AtalabCtrl *c, uint32_t addr, uint32_t val,
     if (overlaps(addr, size, CFG_TIMING_FIRST, CFG_TIMING_LAST)) {
         timing_update(c);
     }
+    if (has_sata(c) && overlaps(addr, size, CFG_MAP, CFG_MAP)) {
+        sata_apply_map(c);
+    }
     if (has_sata(c) && overlaps(addr, size, CFG_PCS, CFG_PCS + 1)) {
         sata_update_ports(c);
     }
@@ -436,13 +547,24 @@ static bool data_access_begins(AtalabCtrl *c, unsigned channel, unsigned reg,
     return true;
 }
 
+/* A MAP change that waited for its drives: tried at each ATA access. */
+static inline void map_retry(AtalabCtrl *c)
+{
+    if (G_UNLIKELY(c->map_pending)) {
+        sata_apply_map(c);
+    }
+}
+
 uint32_t atalab_ctrl_cmd_read(AtalabCtrl *c, unsigned channel, unsigned reg,
                               unsigned size)
 {
     uint32_t v = 0xFFFFFFFFu;
     unsigned dev;
     size_t pos, end;
-    bool block = data_access_begins(c, channel, reg, false, &dev, &pos, &end);
+    bool block;
+
+    map_retry(c);
+    block = data_access_begins(c, channel, reg, false, &dev, &pos, &end);
 
     if (channel < ATALAB_CHANNELS && reg < 8) {
         v = atalab_ata_reg_read(&c->chan[channel].bus, reg, size);
@@ -467,6 +589,7 @@ void atalab_ctrl_cmd_write(AtalabCtrl *c, unsigned channel, unsigned reg,
     unsigned dev;
     size_t pos, end;
 
+    map_retry(c);
     if (c->writer && reg == ATA_REG_DATA && channel < ATALAB_CHANNELS &&
         atalab_ctrl_data_block(c, channel, true, &dev, &pos, &end)) {
         atalab_trace_writer_data(c->writer, channel, dev, true, size, val,
@@ -494,6 +617,7 @@ uint32_t atalab_ctrl_ctl_read(AtalabCtrl *c, unsigned channel)
 {
     uint32_t v = 0xFF;
 
+    map_retry(c);
     if (channel < ATALAB_CHANNELS) {
         v = atalab_ata_altstatus(&c->chan[channel].bus);
     }
@@ -503,6 +627,7 @@ uint32_t atalab_ctrl_ctl_read(AtalabCtrl *c, unsigned channel)
 
 void atalab_ctrl_ctl_write(AtalabCtrl *c, unsigned channel, uint32_t val)
 {
+    map_retry(c);
     atalab_ctrl_trace_access(c, ATALAB_SPACE_CTL, channel, true, 0, 1,
                              val & 0xFF);
     if (channel < ATALAB_CHANNELS) {
@@ -564,8 +689,14 @@ bool atalab_ctrl_irq_level(const AtalabCtrl *c, unsigned channel)
 
 unsigned atalab_ctrl_inflight(const AtalabCtrl *c, unsigned drive)
 {
-    return drive < ATALAB_DRIVES &&
-           c->chan[drive / 2].bus.drive[drive % 2].req.inflight;
+    unsigned i, n = 0;
+
+    for (i = 0; i < ATALAB_DRIVES; i++) {
+        const AtalabDrive *d = &c->chan[i / 2].bus.drive[i % 2];
+
+        n += d->disk == drive && d->req.inflight;
+    }
+    return n;
 }
 
 uint8_t atalab_ctrl_drive_status(const AtalabCtrl *c, unsigned drive)

@@ -61,6 +61,31 @@ G_STATIC_ASSERT(N_REGS_ICH5_SATA == G_N_ELEMENTS(ide_regs));
       PI_BUS_MASTER | PI_NATIVE_CAPABLE(0) | PI_NATIVE_CAPABLE(1), \
       PI_NATIVE_WMASK }
 
+/*
+ * ICH5 SATA MAP bits 2:0 (252516, MAP of D31:F2; the same table is
+ * ich5_map_db in Linux's ata_piix): 000b port 0 primary master and port 1
+ * secondary master, 001b the ports swapped; 01xb reserved; 1xxb combined:
+ * 10xb both ports on the primary channel (bit 0: port 1 the master), the
+ * secondary channel the PATA side's; 11xb the same with the channels
+ * exchanged.
+ */
+#define NA ATALAB_MAP_NONE
+#define PATA ATALAB_MAP_PATA
+#define RV ATALAB_MAP_RESERVED
+static const int8_t ich5_sata_map[8][4] = {
+    { 0, NA, 1, NA },           /* 000b */
+    { 1, NA, 0, NA },           /* 001b */
+    { RV, RV, RV, RV },         /* 010b */
+    { RV, RV, RV, RV },         /* 011b */
+    { 0, 1, PATA, PATA },       /* 100b */
+    { 1, 0, PATA, PATA },       /* 101b */
+    { PATA, PATA, 0, 1 },       /* 110b */
+    { PATA, PATA, 1, 0 },       /* 111b */
+};
+#undef NA
+#undef PATA
+#undef RV
+
 static const AtalabPersonality personalities[] = {
     {
         .name = "piix4",
@@ -121,8 +146,7 @@ static const AtalabPersonality personalities[] = {
         .max_udma = 6,
         .caps = ATALAB_CAP_ICH_CLOCKS | ATALAB_CAP_SATA | ATALAB_CAP_NATIVE,
         .default_cable80 = false,
-        /* MAP = 000b: port 0 primary master, port 1 secondary master */
-        .sata_port = { 0, -1, 1, -1 },
+        .sata_map = ich5_sata_map,
     },
 };
 
@@ -192,4 +216,13 @@ const AtalabConfigReg *atalab_personality_reg_at(const AtalabPersonality *p,
         }
     }
     return NULL;
+}
+
+int atalab_personality_sata_port(const AtalabPersonality *p, unsigned map,
+                                 unsigned position)
+{
+    if (!(p->caps & ATALAB_CAP_SATA) || !p->sata_map || position > 3) {
+        return ATALAB_MAP_NONE;
+    }
+    return p->sata_map[map & MAP_WMASK][position];
 }
