@@ -93,6 +93,25 @@ typedef struct Replay {
     uint64_t accesses, answers, timer_firings;
 } Replay;
 
+/*
+ * The host's drive number of the disk at a record's drive position, as the
+ * replayed core routes it now (ICH5 SATA MAP moves disks between
+ * positions; elsewhere it is the position).
+ */
+static int rec_disk(const Replay *rp, const AtalabTraceRecord *r)
+{
+    int position = r->channel * 2 + r->unit;
+
+    /* Records of the controller being built: every disk in its place */
+    return rp->c ? (int)atalab_ctrl_drive_disk(rp->c, position) : position;
+}
+
+/* io_done_of's question: an answer for this host drive. */
+typedef struct IoDoneOf {
+    const Replay *rp;
+    unsigned drive;
+} IoDoneOf;
+
 /* ---- the window ------------------------------------------------------ */
 
 static void rec_free(gpointer p)
@@ -251,7 +270,7 @@ static void on_record(void *opaque, const char *line)
     rp->cmp++;
     if (e->r.channel >= 0 && e->r.unit >= 0 &&
         !strncmp(e->r.source, "ata", 3)) {
-        unsigned drive = e->r.channel * 2 + e->r.unit;
+        unsigned drive = rec_disk(rp, &e->r);
 
         if (e->r.kind == ATALAB_REC_ATA_CMD) {
             g_byte_array_set_size(rp->served[drive], 0);
@@ -669,9 +688,10 @@ static void answer(Replay *rp, unsigned drive, int ret)
 
 static bool io_done_of(const Rec *r, const void *arg)
 {
-    unsigned drive = *(const unsigned *)arg;
+    const IoDoneOf *want = arg;
 
-    return !r->delivered && r->r.channel * 2 + r->r.unit == (int)drive;
+    return !r->delivered &&
+           rec_disk(want->rp, &r->r) == (int)want->drive;
 }
 
 /* Drain: the drive's answer now, the one the recording has next. */
@@ -684,7 +704,8 @@ static void h_drain(void *opaque, unsigned drive)
     if (!rp->req[drive].busy) {
         return;
     }
-    r = ahead(rp, ATALAB_REC_ATA_IO_DONE, false, io_done_of, &drive);
+    r = ahead(rp, ATALAB_REC_ATA_IO_DONE, false, io_done_of,
+              &(IoDoneOf) { rp, drive });
     if (r) {
         r->delivered = true;
         ret = get_i64(r, "ret", 0);
@@ -984,7 +1005,7 @@ static void drive_data(Replay *rp, const Rec *e, bool in_repeat)
     if (rp->status != REPLAY_SAME) {
         return;
     }
-    drive = r->channel * 2 + r->unit;
+    drive = rec_disk(rp, r);
     if (!in) {
         if (rp->unwritten[drive]->len + bytes <= DATA_MAX * 2) {
             g_byte_array_append(rp->unwritten[drive], put, bytes);
@@ -1007,7 +1028,7 @@ static void drive_data(Replay *rp, const Rec *e, bool in_repeat)
 
 static void drive_io_done(Replay *rp, Rec *e)
 {
-    unsigned drive = e->r.channel * 2 + e->r.unit;
+    unsigned drive = rec_disk(rp, &e->r);
 
     if (e->delivered) {
         return;
@@ -1132,7 +1153,7 @@ static void drive_one(Replay *rp, Rec *e, bool in_repeat)
     case ATALAB_REC_ATA_IO_DONE:
         if (in_repeat) {
             /* the same answer again, for the request the cycle made */
-            unsigned drive = r->channel * 2 + r->unit;
+            unsigned drive = rec_disk(rp, r);
 
             if (!rp->req[drive].busy) {
                 diverge(rp, NULL, "a repeated cycle's backend answer finds "

@@ -138,6 +138,11 @@ void atalab_ctrl_set_cable80(AtalabCtrl *c, unsigned channel, bool cable80);
 /* Current level of a channel's interrupt line. */
 bool atalab_ctrl_irq_level(const AtalabCtrl *c, unsigned channel);
 /*
+ * The host's drive number of the disk at position 0..3: the position,
+ * except where ICH5 SATA's MAP has put another port's disk there.
+ */
+unsigned atalab_ctrl_drive_disk(const AtalabCtrl *c, unsigned position);
+/*
  * Backend requests of the host's drive 0..3 in flight: 0 or 1.  (On ICH5
  * SATA, MAP may put the disk at another position.)
  */

@@ -687,6 +687,12 @@ bool atalab_ctrl_irq_level(const AtalabCtrl *c, unsigned channel)
     return channel < ATALAB_CHANNELS && c->chan[channel].bus.irq_level;
 }
 
+unsigned atalab_ctrl_drive_disk(const AtalabCtrl *c, unsigned position)
+{
+    return position < ATALAB_DRIVES ?
+           c->chan[position / 2].bus.drive[position % 2].disk : position;
+}
+
 unsigned atalab_ctrl_inflight(const AtalabCtrl *c, unsigned drive)
 {
     unsigned i, n = 0;
