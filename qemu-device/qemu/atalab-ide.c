@@ -611,12 +611,18 @@ static void atalab_ide_realize(PCIDevice *d, Error **errp)
                    "on model %s", s->sata_map, p->name);
         return;
     }
+    /*
+     * ich5-sata: drive0 and drive2 are the SATA ports' disks, drive1 and
+     * drive3 the PATA side's master and slave, which only a combined MAP
+     * routes to this function's channels.
+     */
     if (p->caps & ATALAB_CAP_SATA) {
-        for (i = 0; i < ATALAB_DRIVES; i++) {
-            if (s->blk[i] && atalab_personality_sata_port(p, 0, i) < 0) {
-                error_setg(errp, "model %s has no device position %u: SATA "
-                           "port 0 is drive0, port 1 is drive2", p->name, i);
-                return;
+        for (i = 1; i < ATALAB_DRIVES; i += 2) {
+            if (s->blk[i] && s->sata_map < 4) {
+                warn_report("atalab-ide: drive%u is the PATA side's %s: "
+                            "the guest sees it only under a combined MAP "
+                            "(sata-map=4..7, or MAP written so)", i,
+                            i == 1 ? "master" : "slave");
             }
         }
     }

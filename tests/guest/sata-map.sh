@@ -3,7 +3,9 @@
 # the map and follows it: 001b swaps the ports between the channels'
 # masters; 100b (combined) puts port 0 as master and port 1 as slave on the
 # primary channel and leaves the secondary to the PATA side, which
-# ata_piix drives as a PATA channel (empty here).  Each disk is found where
+# ata_piix drives as a PATA channel: its disk (the third --disk) is found
+# there at UDMA/33 (a 40-wire cable), timed by ata_piix through this
+# function's IDETIM with no violation.  Each disk is found where
 # the map puts it, by its model string, and verified; the trace of the
 # combined run replays on the core alone (its requests on the disks MAP
 # routed, not on the positions).  atalab_piix follows
@@ -30,6 +32,20 @@ grep -q ' ata0 sata-port d1 port=1 up$' "$WORK/trace" || fail "port 1 never came
 expect_clean_ata_log
 "$ATALAB" trace replay "$WORK/trace" >"$WORK/replay.txt" 2>&1 || fail "the combined run does not replay: $(head -5 "$WORK/replay.txt")"
 echo "ok: ata_piix, MAP 100b: both ports on the primary channel, the secondary PATA; $(head -1 "$WORK/replay.txt")"
+
+# The PATA side's master behind the combined map
+expect_status 0 --model ich5-sata --driver ata_piix --device-opt sata-map=4 \
+	--device-opt "model0=PORT0 DISK" --device-opt "model2=PORT1 DISK" --device-opt "model1=PATA DISK" \
+	--trace "$WORK/trace" --disk "$WORK/p0.img" --disk "$WORK/p1.img" --disk "$WORK/pata.img" --disk-size 16M -- \
+	sh -c 'check-ata-devices "1.0:XFER_UDMA_6:PORT0 DISK" "1.1:XFER_UDMA_6:PORT1 DISK" "2.0:XFER_UDMA_2:PATA DISK" &&
+	pattern-rw /dev/$(blk-of 2) 4M 57'
+cat "$WORK/stdout"
+grep -q ' ata1 timing-summary d0 checks=[1-9][0-9]* violations=0$' "$WORK/trace" ||
+	fail "the PATA disk's transfers were not checked clean: $(grep 'timing-summary' "$WORK/trace")"
+grep -q '^# drive1 sectors=' "$WORK/trace" || fail "the trace header lacks the PATA side's disk"
+"$ATALAB" trace replay "$WORK/trace" >"$WORK/replay.txt" 2>&1 || fail "the PATA-side run does not replay: $(head -5 "$WORK/replay.txt")"
+expect_clean_ata_log
+echo "ok: ata_piix, MAP 100b: the PATA side's disk on the secondary channel, timed clean"
 
 map_run ata_piix 1 'check-ata-devices "1.0:XFER_UDMA_6:PORT1 DISK" "2.0:XFER_UDMA_6:PORT0 DISK" &&
 	pattern-rw /dev/$(blk-of 0) 4M 53 && pattern-rw /dev/$(blk-of 2) 4M 54'

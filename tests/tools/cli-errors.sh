@@ -40,7 +40,6 @@ expect 2 "--accel wants auto, tcg or kvm, got 'hvf'" -- run --accel hvf
 expect 2 "--controller wants atalab, piix4-ide or none, got 'ahci'" -- run --controller ahci
 expect 2 "--driver wants a module name, got 'a/b'" -- run --driver a/b
 expect 2 "at most 4 --disk" -- run --disk a --disk b --disk c --disk d --disk e
-expect 2 "ich5-sata has two SATA ports" -- run --model ich5-sata --disk a --disk b --disk c
 expect 2 "--disk-size wants a size like 128M, got '12 parsecs'" -- run --disk-size '12 parsecs'
 expect 2 "--memory 32M is too little: the guest kernel needs at least 64M" -- run --memory 32M
 expect 2 "--memory wants a size like 512M, got 'lots'" -- run --memory lots

@@ -926,6 +926,34 @@ static void test_sata_map(void)
     r = rig_new_full("ich5", 0x1, 0, false);
     g_assert_false(atalab_ctrl_set_firmware_map(r->c, 4));
     rig_free(r);
+
+    /*
+     * The PATA side's disks (drives 1 and 3): nowhere under 000b; a
+     * combined map puts them on its PATA channel, present without PCS
+     * and not SATA; the trace header lists them.
+     */
+    r = rig_new_full("ich5-sata", 0xF, 0, true);
+    {
+        g_autofree char *header = atalab_ctrl_trace_header(r->c, NULL);
+        uint16_t id[256];
+
+        g_assert_nonnull(strstr(header, "# drive1 sectors="));
+        g_assert_nonnull(strstr(header, "# drive3 sectors="));
+        cfg_w(r, 0x92, 0x0003, 2);
+        rig_select(r, 1);
+        g_assert_cmphex(rig_status(r, 0), ==, 0x00);
+        cfg_w(r, 0x92, 0x0000, 2);
+        cfg_w(r, 0x90, 0x06, 1);
+        identify_serial(r, 0, serial);
+        g_assert_cmpstr(serial, ==, "ATALAB0001");
+        identify_serial(r, 1, serial);
+        g_assert_cmpstr(serial, ==, "ATALAB0003");
+        rig_identify(r, 0, id);
+        g_assert_cmphex(id[76], ==, 0x0000);
+        /* The ports, disabled in PCS, are not there */
+        g_assert_cmphex(rig_status(r, 1), ==, 0x7F);
+    }
+    rig_free(r);
 }
 
 /*

@@ -13,7 +13,7 @@ run_options() {
 	opt --driver NAME "module the guest loads before the command (default ata_piix; 'none' loads nothing)"
 	opt --kernel FILE "boot this bzImage instead of the kit's (e.g. the one 'atalab driver intree' built; its modules are not in the initramfs, so use it with --driver none)"
 	opt --append TEXT+ "extra kernel command line, e.g. libata.dma=0"
-	opt --disk FILE+ "disk image, in the order primary master, primary slave, secondary master, secondary slave (ich5-sata: SATA port 0, port 1).  An existing image's format is read from its content; FILE,format=FMT forces one; 'none' leaves the position empty.  A missing image is created (qcow2 for *.qcow2, raw otherwise) in an existing folder.  Default: \$ATALAB_CACHE/disks/disk0.img, locked while a run uses it"
+	opt --disk FILE+ "disk image, in the order primary master, primary slave, secondary master, secondary slave (ich5-sata: SATA port 0, port 1, then the master and slave of the PATA side a combined --device-opt sata-map=N routes to its channels).  An existing image's format is read from its content; FILE,format=FMT forces one; 'none' leaves the position empty.  A missing image is created (qcow2 for *.qcow2, raw otherwise) in an existing folder.  Default: \$ATALAB_CACHE/disks/disk0.img, locked while a run uses it"
 	opt --disk-size SIZE "size of the images this run creates (default 128M)"
 	opt --model NAME "atalab-ide personality, any case: piix4 (default), piix3, ich5, ich5-sata (see --list-models)"
 	opt --cable '40|80' "cable of both channels (default: the personality's); the guest reads it only where the controller reports it (ich5)"
@@ -117,9 +117,7 @@ run_check_options() {
 	*) usage_error "--ide-mode wants legacy, native, native0 or native1, got '$RUN_IDE_MODE'" ;; esac
 	[[ "$RUN_MODEL" =~ ^[A-Za-z0-9-]+$ ]] || usage_error "--model wants a personality name, got '$RUN_MODEL'"
 	RUN_MODEL=${RUN_MODEL,,}
-	if [ "$RUN_MODEL" = ich5-sata ] && [ ${#RUN_DISKS[@]} -gt 2 ]; then
-		usage_error "ich5-sata has two SATA ports: at most 2 --disk"
-	fi
+
 	case "$RUN_TRACE_DATA" in "" | block | raw) ;;
 	*) usage_error "--trace-data wants block or raw, got '$RUN_TRACE_DATA'" ;; esac
 	case "$RUN_TRACE_TIME" in "" | absolute | relative) ;;
@@ -243,9 +241,10 @@ run_prepare() {
 		disk_prepare "${RUN_DISKS[$i]}" "$RUN_DISK_SIZE" "$size_given" "$RUN_QUIET"
 		[ "$DISK_FILE" = none ] && continue
 		RUN_DRIVE_ARGS+=(-drive "if=none,id=disk$i,format=$DISK_FORMAT,file.filename=$(qemu_escape "$DISK_FILE")")
-		# ich5-sata: SATA port N is the master of channel N.
+		# ich5-sata: SATA ports 0 and 1 are drive0 and drive2, the PATA
+		# side of a combined map drive1 and drive3.
 		pos=$i
-		[ "$RUN_MODEL" = ich5-sata ] && pos=$((i * 2))
+		[ "$RUN_MODEL" = ich5-sata ] && pos=$(((i % 2) * 2 + i / 2))
 		dev="$dev,drive$pos=disk$i"
 		case "$RUN_CONTROLLER" in
 		piix4-ide) RUN_DEVICE_ARGS+=(-device "ide-hd,drive=disk$i,bus=ata.$((i / 2)),unit=$((i % 2))") ;;

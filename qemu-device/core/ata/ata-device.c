@@ -28,11 +28,22 @@ static void copy_string(char *dst, size_t size, const char *src,
     g_strlcpy(dst, src ? src : dflt, size);
 }
 
+void atalab_ata_disk_strings(const AtalabDriveConfig *cfg, unsigned disk,
+                             char model[41], char serial[21], char fwrev[9])
+{
+    char dflt[21];
+
+    /* The default serial number is the disk's, wherever MAP puts it. */
+    snprintf(dflt, sizeof(dflt), "ATALAB%04u", disk);
+    copy_string(model, 41, cfg->model, "ATALAB HARDDISK");
+    copy_string(serial, 21, cfg->serial, dflt);
+    copy_string(fwrev, 9, cfg->fwrev, "0.1");
+}
+
 static void drive_init(AtalabAtaBus *bus, unsigned unit,
                        const AtalabDriveConfig *cfg, unsigned disk, bool sata)
 {
     AtalabDrive *d = &bus->drive[unit];
-    char serial[21];
 
     d->bus = bus;
     d->host = bus->host;
@@ -45,11 +56,7 @@ static void drive_init(AtalabAtaBus *bus, unsigned unit,
     d->present = cfg->present && !sata;
     d->native_sectors = cfg->present ? cfg->sectors : 0;
     d->sectors = d->sectors_nv = d->native_sectors;
-    /* The default serial number is the disk's, wherever MAP puts it. */
-    snprintf(serial, sizeof(serial), "ATALAB%04u", d->disk);
-    copy_string(d->model, sizeof(d->model), cfg->model, "ATALAB HARDDISK");
-    copy_string(d->serial, sizeof(d->serial), cfg->serial, serial);
-    copy_string(d->fwrev, sizeof(d->fwrev), cfg->fwrev, "0.1");
+    atalab_ata_disk_strings(cfg, disk, d->model, d->serial, d->fwrev);
     atalab_ata_io_init(d);
     atalab_ata_power_init(d);
     atalab_ata_smart_init(d);

@@ -293,6 +293,12 @@ void atalab_ata_bus_power_on(AtalabAtaBus *bus);
 /* A SATA port went up or down: the drive answers or floats. */
 void atalab_ata_set_present(AtalabDrive *d, bool present);
 /*
+ * The IDENTIFY strings of a disk: cfg's, or the defaults (the serial
+ * number from disk, the host's drive number).
+ */
+void atalab_ata_disk_strings(const AtalabDriveConfig *cfg, unsigned disk,
+                             char model[41], char serial[21], char fwrev[9]);
+/*
  * Does the drive have anything with the host (a request, an abandoned
  * one, a power-cut write-back)?  It cannot be re-attached until not.
  */

@@ -48,13 +48,13 @@ struct AtalabCtrl {
     bool strict;                /* mis-timed Ultra DMA fails with ICRC */
     unsigned firmware_native;   /* channels firmware_init makes native */
     /*
-     * SATA: each port's disk (a copy of the config of the position MAP
-     * 000b gives it, strings owned) and the host's drive number; what is
-     * at each position now (atalab_personality_sata_port of the MAP in
-     * effect); a MAP change waiting for the drives it moves to be free.
+     * SATA: the disks by the host's drive number (copies, strings owned):
+     * port 0's is drive 0, port 1's drive 2, and the PATA side's master
+     * and slave (behind a combined map) drives 1 and 3; what is at each
+     * position now (atalab_personality_sata_port of the MAP in effect); a
+     * MAP change waiting for the drives it moves to be free.
      */
-    AtalabDriveConfig port_disk[2];
-    unsigned port_drive[2];
+    AtalabDriveConfig disk[ATALAB_DRIVES];
     int8_t route[ATALAB_DRIVES];
     bool map_pending;
     int firmware_map;           /* MAP firmware_init writes; -1: none */

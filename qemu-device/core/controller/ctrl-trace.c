@@ -266,22 +266,35 @@ char *atalab_ctrl_trace_header(const AtalabCtrl *c,
                     atalab_trace_writer_time_mode(c->writer) ==
                     ATALAB_TRACE_TIME_RELATIVE ? "relative" : "absolute");
     }
+    /*
+     * The disks by the host's drive number: where MAP 000b puts them (a
+     * SATA personality's PATA-side disks, 1 and 3, are nowhere then).
+     */
     for (i = 0; i < ATALAB_DRIVES; i++) {
         const AtalabDrive *d = &c->chan[i / 2].bus.drive[i % 2];
-        char key[24];
+        bool sata = c->pers->caps & ATALAB_CAP_SATA;
+        char key[24], model[41], serial[21], fwrev[9];
 
         snprintf(key, sizeof(key), "drive%u", i);
-        if (!d->attached) {
+        if (sata ? !c->disk[i].present : !d->attached) {
             header_line(s, key, "absent");
             continue;
         }
-        header_line(s, key, "sectors=%" PRIu64, d->native_sectors);
+        if (sata) {
+            atalab_ata_disk_strings(&c->disk[i], i, model, serial, fwrev);
+        } else {
+            g_strlcpy(model, d->model, sizeof(model));
+            g_strlcpy(serial, d->serial, sizeof(serial));
+            g_strlcpy(fwrev, d->fwrev, sizeof(fwrev));
+        }
+        header_line(s, key, "sectors=%" PRIu64,
+                    sata ? c->disk[i].sectors : d->native_sectors);
         snprintf(key, sizeof(key), "drive%u.model", i);
-        header_line(s, key, "%s", d->model);
+        header_line(s, key, "%s", model);
         snprintf(key, sizeof(key), "drive%u.serial", i);
-        header_line(s, key, "%s", d->serial);
+        header_line(s, key, "%s", serial);
         snprintf(key, sizeof(key), "drive%u.fwrev", i);
-        header_line(s, key, "%s", d->fwrev);
+        header_line(s, key, "%s", fwrev);
     }
     header_line(s, "fault-seed", "%" PRIu64, atalab_faults_seed(c->faults));
     for (i = 0; i < atalab_faults_count(c->faults); i++) {

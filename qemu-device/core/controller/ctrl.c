@@ -84,17 +84,23 @@ static bool hook_check_xfer(void *opaque, const AtalabDrive *d, bool dma)
 
 /* ---- life cycle -------------------------------------------------------- */
 
-/* A SATA port's disk, kept for the positions MAP may move it to. */
-static void port_disk_keep(AtalabCtrl *c, int port,
-                           const AtalabDriveConfig *cfg, unsigned drive)
+/*
+ * ICH5 SATA: the host's drive number of port n's disk, and of the disk at
+ * unit u of the PATA side (the positions MAP 000b leaves empty).
+ */
+#define PORT_DRIVE(n)           (2u * (n))
+#define PATA_SIDE_DRIVE(u)      (2u * (u) + 1)
+
+/* A disk of a SATA personality, kept for the positions MAP moves it to. */
+static void disk_keep(AtalabCtrl *c, unsigned drive,
+                      const AtalabDriveConfig *cfg)
 {
-    AtalabDriveConfig *k = &c->port_disk[port];
+    AtalabDriveConfig *k = &c->disk[drive];
 
     *k = *cfg;
     k->model = g_strdup(cfg->model);
     k->serial = g_strdup(cfg->serial);
     k->fwrev = g_strdup(cfg->fwrev);
-    c->port_drive[port] = drive;
 }
 
 AtalabCtrl *atalab_ctrl_new(const AtalabPersonality *personality,
@@ -145,18 +151,18 @@ AtalabCtrl *atalab_ctrl_new(const AtalabPersonality *personality,
         };
 
         for (b = 0; b < 2 && drives; b++) {
-            int port = atalab_personality_sata_port(personality, 0,
-                                                    i * 2 + b);
-
             cfg[b] = drives[i * 2 + b];
             /*
-             * SATA: the position of each port under MAP 000b attaches
-             * its disk; a position without a port has no device.
+             * SATA: drives[] are the disks by the host's drive number
+             * (PORT_DRIVE, PATA_SIDE_DRIVE), which MAP 000b puts at the
+             * same positions, the PATA side's nowhere.
              */
-            if (has_sata(c) && port < 0) {
-                cfg[b].present = false;
-            } else if (has_sata(c)) {
-                port_disk_keep(c, port, &cfg[b], i * 2 + b);
+            if (has_sata(c)) {
+                disk_keep(c, i * 2 + b, &cfg[b]);
+                if (atalab_personality_sata_port(personality, 0,
+                                                 i * 2 + b) < 0) {
+                    cfg[b].present = false;
+                }
             }
         }
         for (b = 0; b < 2; b++) {
@@ -184,10 +190,10 @@ void atalab_ctrl_free(AtalabCtrl *c)
     for (i = 0; i < ATALAB_CHANNELS; i++) {
         atalab_ata_bus_fini(&c->chan[i].bus);
     }
-    for (i = 0; i < G_N_ELEMENTS(c->port_disk); i++) {
-        g_free((char *)c->port_disk[i].model);
-        g_free((char *)c->port_disk[i].serial);
-        g_free((char *)c->port_disk[i].fwrev);
+    for (i = 0; i < G_N_ELEMENTS(c->disk); i++) {
+        g_free((char *)c->disk[i].model);
+        g_free((char *)c->disk[i].serial);
+        g_free((char *)c->disk[i].fwrev);
     }
     atalab_trace_writer_free(c->writer);
     atalab_faults_free(c->faults);
@@ -231,12 +237,12 @@ static void sata_update_ports(AtalabCtrl *c)
 
 /*
  * ICH5 SATA MAP: put at each position what the map value gives it (a
- * port's disk, nothing, or the PATA side's channel, which has no device in
- * the model).  A drive that moves is first released like a power-on ends
- * its command; while one still has a request with the host the change
- * waits (map_pending), and the next register access tries again.  The
- * moved channels then reset as a COMRESET does, and their ports come up
- * as PCS enables them.
+ * port's disk, nothing, or the PATA side's disk of that unit, a PATA
+ * drive present without a port).  A drive that moves is first released
+ * as a power-on ends its command; while one still has a request with the
+ * host the change waits (map_pending), and the next register access tries
+ * again.  The moved channels then reset as a COMRESET does, and their
+ * ports come up as PCS enables them.
  */
 static void sata_apply_map(AtalabCtrl *c)
 {
@@ -261,6 +267,8 @@ static void sata_apply_map(AtalabCtrl *c)
         int port = atalab_personality_sata_port(c->pers, map, i);
         AtalabDriveConfig none = { .present = false };
         AtalabDrive *d = drive_at(c, i);
+        unsigned drive = port >= 0 ? PORT_DRIVE(port) :
+                         port == ATALAB_MAP_PATA ? PATA_SIDE_DRIVE(i % 2) : i;
 
         if (!moved[i]) {
             continue;
@@ -272,8 +280,8 @@ static void sata_apply_map(AtalabCtrl *c)
         c->route[i] = port;
         chan_moved[i / 2] = true;
         atalab_ata_drive_reattach(d->bus, d->unit,
-                                  port >= 0 ? &c->port_disk[port] : &none,
-                                  port >= 0 ? c->port_drive[port] : i,
+                                  port >= 0 || port == ATALAB_MAP_PATA ?
+                                  &c->disk[drive] : &none, drive,
                                   port != ATALAB_MAP_PATA);
     }
     sata_update_ports(c);
