@@ -206,25 +206,24 @@ static const MemoryRegionOps atalab_ctl_ops = {
  */
 static uint64_t atalab_ctl_bar_read(void *opaque, hwaddr addr, unsigned size)
 {
-    if (addr != 2 || size != 1) {
-        return (1ull << (8 * size)) - 1;
-    }
-    return atalab_ctl_read(opaque, 0, 1);
+    return addr == 2 ? atalab_ctl_read(opaque, 0, 1) : 0xFF;
 }
 
 static void atalab_ctl_bar_write(void *opaque, hwaddr addr, uint64_t val,
                                  unsigned size)
 {
-    if (addr == 2 && size == 1) {
+    if (addr == 2) {
         atalab_ctl_write(opaque, 0, val, 1);
     }
 }
 
+/* A wider access is split into bytes: byte 2 of it is the register. */
 static const MemoryRegionOps atalab_ctl_bar_ops = {
     .read = atalab_ctl_bar_read,
     .write = atalab_ctl_bar_write,
     .endianness = DEVICE_LITTLE_ENDIAN,
     .valid = { .min_access_size = 1, .max_access_size = 4 },
+    .impl = { .min_access_size = 1, .max_access_size = 1 },
 };
 
 static uint64_t atalab_bm_read(void *opaque, hwaddr addr, unsigned size)
@@ -605,8 +604,8 @@ static void atalab_ide_realize(PCIDevice *d, Error **errp)
                    "ich5-sata", p->name, p->pi.reset, s->mode);
         return;
     }
-    if (s->sata_map >= 0 && (!(p->caps & ATALAB_CAP_SATA) ||
-                             s->sata_map > 7)) {
+    if (s->sata_map != -1 && (!(p->caps & ATALAB_CAP_SATA) ||
+                              s->sata_map < 0 || s->sata_map > 7)) {
         error_setg(errp, "sata-map is a MAP value 0-7 of ich5-sata, not %d "
                    "on model %s", s->sata_map, p->name);
         return;

@@ -5,7 +5,8 @@
 # and rescan) it gives the BARs I/O ranges of its own choosing, where the
 # command and control blocks answer; ata_piix then drives both channels
 # there, on the PCI interrupt line, and a pattern verifies on each disk.
-# Switched back to legacy, the BARs go dead.
+# Switched back to legacy, the BARs go dead, and the legacy ports answer
+# again (found by Linux after another rescan).
 . "$(dirname "$0")/lib.sh"
 addr=0000:00:01.0
 expect_status 0 --model ich5 --driver none --trace "$WORK/trace" --disk "$WORK/p0.img" --disk none \
@@ -30,7 +31,10 @@ pattern-rw /dev/$(blk-of 2) 4M 32
 echo "interrupts: $(grep ata_piix /proc/interrupts)"
 rmmod ata_piix
 ide-mode set legacy
-echo "back: cmd $(ide-mode read 0 7) cmd1 $(ide-mode read 2 7)"'
+echo "back: cmd $(ide-mode read 0 7) cmd1 $(ide-mode read 2 7)"
+echo 1 >/sys/bus/pci/devices/'$addr'/remove
+echo 1 >/sys/bus/pci/rescan
+echo "legacy again: $(ide-mode show | grep "^range0 ") cmd $(ide-mode read 0 7) ctl $(ide-mode read 1 0)"'
 out=$WORK/stdout
 cat "$out"
 has() { grep -qx -- "$1" "$out" || fail "guest did not print '$1'"; }
@@ -45,6 +49,7 @@ has "switched: cmd 0xff ctl 0xff cmd1 0xff"
 has "native: cmd 0x50 ctl 0x50 cmd1 0x50 ctl1 0x50"
 has "pi 0x8a"
 has "back: cmd 0xff cmd1 0xff"
+has "legacy again: range0 0x1f0-0x1f7 cmd 0x50 ctl 0x50"
 # After the rescan: the ranges Linux gave the BARs, and the driver there.
 range() { grep "^range$1 " "$out" | tail -n1 | sed 's/^range[0-9] \(0x[0-9a-f]*\)-.*/\1/'; }
 cmd=$(range 0) ctl=$(range 1)

@@ -980,6 +980,66 @@ static void test_sata_map_busy(void)
     rig_free(r);
 }
 
+/*
+ * The fake host's DMA hook: the bus master's data write to memory (not its
+ * PRD fetch) writes MAP, as one into MMCONFIG would.
+ */
+static void map_from_dma(void *opaque, uint64_t addr, bool write)
+{
+    Rig *r = opaque;
+
+    if (!write) {
+        return;
+    }
+    r->fh.on_dma = NULL;
+    atalab_ctrl_config_write(r->c, 0x90, 0x01, 1);
+}
+
+/* The same hook, resetting the controller (PCIRST# from the access). */
+static void reset_from_dma(void *opaque, uint64_t addr, bool write)
+{
+    Rig *r = opaque;
+
+    if (!write) {
+        return;
+    }
+    r->fh.on_dma = NULL;
+    atalab_ctrl_reset(r->c);
+}
+
+/*
+ * A MAP write from inside the DMA of a drive it moves: the drive is not
+ * pulled from under its own transfer (ASan would see the buffer freed);
+ * its command ends, and the next register access moves it.  The same
+ * for a reset that moves the disks back.
+ */
+static void test_sata_map_reentry(void)
+{
+    Rig *r = rig_new_full("ich5-sata", 0x5, 0, true);
+    char serial[21];
+
+    /* Guest memory written through the host's copy, not mapped */
+    r->fh.zero_copy = false;
+    cfg_w(r, 0x92, 0x0003, 2);
+    r->fh.on_dma = map_from_dma;
+    r->fh.on_dma_opaque = r;
+    dma_read(r, 0);
+    g_assert_null(r->fh.on_dma);
+    g_assert_cmphex(cfg(r, 0x90, 1), ==, 0x01);
+    identify_serial(r, 0, serial);
+    g_assert_cmpstr(serial, ==, "ATALAB0002");
+    g_assert_cmphex(dma_read(r, 0), ==, ST_READY);
+    /* A reset from inside the DMA moves the disks back (MAP 000b) later */
+    r->fh.on_dma = reset_from_dma;
+    dma_read(r, 0);
+    g_assert_null(r->fh.on_dma);
+    g_assert_cmphex(cfg(r, 0x90, 1), ==, 0x00);
+    cfg_w(r, 0x92, 0x0003, 2);
+    identify_serial(r, 0, serial);
+    g_assert_cmpstr(serial, ==, "ATALAB0000");
+    rig_free(r);
+}
+
 static void test_summary(void)
 {
     Rig *r = rig_new_full("piix4", 0x1, 0, true);
@@ -1015,6 +1075,7 @@ int main(int argc, char **argv)
     g_test_add_func("/sata/ports", test_sata_ports);
     g_test_add_func("/sata/map", test_sata_map);
     g_test_add_func("/sata/map-busy", test_sata_map_busy);
+    g_test_add_func("/sata/map-reentry", test_sata_map_reentry);
     g_test_add_func("/summary", test_summary);
     return g_test_run();
 }

@@ -97,6 +97,12 @@ bool atalab_ata_drive_busy(const AtalabDrive *d)
     return d->req.inflight || d->power_cut;
 }
 
+bool atalab_ata_drive_idle(const AtalabDrive *d)
+{
+    return (d->phase == ATA_PHASE_IDLE || d->phase == ATA_PHASE_RESET) &&
+           !atalab_ata_drive_busy(d) && d->bus->dma_owner != d;
+}
+
 bool atalab_ata_drive_release(AtalabDrive *d, const char *why)
 {
     atalab_ata_abort_command(d, why);
@@ -108,13 +114,13 @@ void atalab_ata_drive_reattach(AtalabAtaBus *bus, unsigned unit,
                                bool sata)
 {
     AtalabDrive *d = &bus->drive[unit];
+    uint32_t seq = d->seq;
 
     drive_fini(d);
     memset(d, 0, sizeof(*d));
+    /* Nothing of the old attachment may take a new command for its own */
+    d->seq = seq + 1;
     drive_init(bus, unit, cfg, disk, sata);
-    if (bus->dma_owner == d) {
-        bus->dma_owner = NULL;
-    }
 }
 
 void atalab_ata_bus_fini(AtalabAtaBus *bus)

@@ -309,11 +309,16 @@ bool atalab_ata_drive_busy(const AtalabDrive *d);
  */
 bool atalab_ata_drive_release(AtalabDrive *d, const char *why);
 /*
+ * No command under way (no data of its moving) and not busy: the drive
+ * can be re-attached now, even from inside another drive's DMA.
+ */
+bool atalab_ata_drive_idle(const AtalabDrive *d);
+/*
  * Put another disk at position unit of the bus (SATA MAP): the drive there
  * is set up afresh from cfg, with the host's drive number disk, absent
  * until its port is enabled (sata) or, for a PATA position, as cfg says.
  * Everything the drive held (settings, SMART, power state) starts over,
- * as at power-on.  The drive must not be busy.
+ * as at power-on.  The drive must be idle (atalab_ata_drive_idle).
  */
 void atalab_ata_drive_reattach(AtalabAtaBus *bus, unsigned unit,
                                const AtalabDriveConfig *cfg, unsigned disk,

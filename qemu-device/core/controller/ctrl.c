@@ -238,31 +238,47 @@ static void sata_update_ports(AtalabCtrl *c)
 /*
  * ICH5 SATA MAP: put at each position what the map value gives it (a
  * port's disk, nothing, or the PATA side's disk of that unit, a PATA
- * drive present without a port).  A drive that moves is first released
- * as a power-on ends its command; while one still has a request with the
- * host the change waits (map_pending), and the next register access tries
- * again.  The moved channels then reset as a COMRESET does, and their
- * ports come up as PCS enables them.
+ * drive present without a port).  A drive moves only when idle: no
+ * command under way and nothing with the host.  Otherwise the change ends
+ * what the moved drives do, once, as a power-on would, and waits
+ * (map_pending): the next ATA register access applies it once they are
+ * idle and no bus master is inside a guest-memory access.  (A MAP write or
+ * a reset can come from a bus master's own memory access, MMCONFIG:
+ * re-attaching a drive then could pull its buffers from under it.)  The moved
+ * channels then reset as a COMRESET does, and their ports come up as PCS
+ * enables them.
  */
 static void sata_apply_map(AtalabCtrl *c)
 {
     unsigned map = c->cfg[CFG_MAP] & MAP_WMASK;
     bool moved[ATALAB_DRIVES], chan_moved[ATALAB_CHANNELS] = { false };
-    bool busy = false;
+    bool any = false, wait = false;
     unsigned i;
 
-    c->map_pending = false;
     for (i = 0; i < ATALAB_DRIVES; i++) {
         moved[i] = atalab_personality_sata_port(c->pers, map, i) !=
                    c->route[i];
-        if (moved[i] && atalab_ata_drive_release(drive_at(c, i), "power-on")) {
-            busy = true;
-        }
+        any |= moved[i];
+        wait |= moved[i] && !atalab_ata_drive_idle(drive_at(c, i));
     }
-    if (busy) {
+    /* Nothing is re-attached from inside a bus master's memory access. */
+    for (i = 0; i < ATALAB_CHANNELS; i++) {
+        wait |= c->chan[i].bm.in_host > 0;
+    }
+    if (!any) {
+        c->map_pending = false;
+        return;
+    }
+    if (wait) {
+        for (i = 0; i < ATALAB_DRIVES && !c->map_pending; i++) {
+            if (moved[i]) {
+                atalab_ata_drive_release(drive_at(c, i), "power-on");
+            }
+        }
         c->map_pending = true;
         return;
     }
+    c->map_pending = false;
     for (i = 0; i < ATALAB_DRIVES; i++) {
         int port = atalab_personality_sata_port(c->pers, map, i);
         AtalabDriveConfig none = { .present = false };
@@ -318,17 +334,18 @@ static void timing_update(AtalabCtrl *c)
 
 void atalab_ctrl_reset(AtalabCtrl *c)
 {
-    unsigned i;
+    unsigned i, b;
 
     atalab_trace(c->host, "cfg reset");
     memcpy(c->cfg, c->cfg_reset, sizeof(c->cfg));
     for (i = 0; i < ATALAB_CHANNELS; i++) {
         AtalabChannel *ch = &c->chan[i];
 
-        if (has_sata(c)) {
-            /* Ports disabled (PCS reset value) */
-            atalab_ata_set_present(&ch->bus.drive[0], false);
-            atalab_ata_set_present(&ch->bus.drive[1], false);
+        for (b = 0; b < 2 && has_sata(c); b++) {
+            /* Ports disabled (PCS reset value); a PATA-side drive stays */
+            if (ch->bus.drive[b].sata) {
+                atalab_ata_set_present(&ch->bus.drive[b], false);
+            }
         }
         atalab_bm_reset(&ch->bm);
         atalab_ata_bus_power_on(&ch->bus);
@@ -347,6 +364,14 @@ void atalab_ctrl_firmware_init(AtalabCtrl *c)
     /* IDE decode enable on both channels, as SeaBIOS leaves it. */
     c->cfg[CFG_IDETIM0 + 1] |= IDETIM_IDE >> 8;
     c->cfg[CFG_IDETIM1 + 1] |= IDETIM_IDE >> 8;
+    /*
+     * The port mapping firmware set up for (combined modes), before the
+     * drives it moves are looked at.
+     */
+    if (has_sata(c) && c->firmware_map >= 0) {
+        c->cfg[CFG_MAP] = c->firmware_map;
+        sata_apply_map(c);
+    }
     /* The channels the firmware was set up to leave in native mode. */
     for (i = 0; i < ATALAB_CHANNELS; i++) {
         if (c->firmware_native & (1u << i)) {
@@ -374,11 +399,6 @@ void atalab_ctrl_firmware_init(AtalabCtrl *c)
             d->bus->cable80) {
             c->cfg[CFG_IDE_CONFIG] |= 1u << (IDE_CONFIG_CABLE_SHIFT + i);
         }
-    }
-    /* The port mapping firmware set up for (combined modes) */
-    if (has_sata(c) && c->firmware_map >= 0) {
-        c->cfg[CFG_MAP] = c->firmware_map;
-        sata_apply_map(c);
     }
     atalab_trace(c->host, "cfg firmware-init");
     timing_update(c);

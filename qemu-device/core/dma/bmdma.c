@@ -64,6 +64,7 @@ static AtalabDmaStatus load_prd(AtalabBmdma *bm, size_t left, bool report)
     uint32_t addr = cur->next, run = bm->run;
     uint8_t e[8];
     uint32_t flags;
+    int rc;
 
     if ((cur->valid && cur->eot) || cur->table_end) {
         if (!report) {
@@ -74,7 +75,10 @@ static AtalabDmaStatus load_prd(AtalabBmdma *bm, size_t left, bool report)
         }
         return prd_short(bm, left);
     }
-    if (h->dma_read(h->opaque, addr, e, sizeof(e)) < 0) {
+    bm->in_host++;
+    rc = h->dma_read(h->opaque, addr, e, sizeof(e));
+    bm->in_host--;
+    if (rc < 0) {
         if (bm->run != run || !report) {
             return bm->run != run ? ATALAB_DMA_STOPPED :
                    ATALAB_DMA_MASTER_ABORT;
@@ -165,11 +169,13 @@ static AtalabDmaResult bm_copy(AtalabDmaPort *port, void *buf, size_t len,
             }
         }
         n = next_piece(bm, len - res.moved, &addr);
+        bm->in_host++;
         if (to_memory) {
             rc = h->dma_write(h->opaque, addr, (uint8_t *)buf + res.moved, n);
         } else {
             rc = h->dma_read(h->opaque, addr, (uint8_t *)buf + res.moved, n);
         }
+        bm->in_host--;
         if (bm->run != run) {
             /* The access reached our registers and stopped the engine. */
             res.status = ATALAB_DMA_STOPPED;
@@ -194,8 +200,10 @@ static void release_mapping(AtalabBmdma *bm, AtalabDmaMapping *m,
     for (i = 0; i < m->niov; i++) {
         size_t used = MIN(done, m->iov[i].len);
 
+        bm->in_host++;
         h->dma_unmap(h->opaque, m->iov[i].base, m->iov[i].len, m->to_memory,
                      used);
+        bm->in_host--;
         done -= used;
     }
     m->niov = 0;
@@ -248,7 +256,9 @@ static AtalabDmaResult bm_map(AtalabDmaPort *port, size_t len,
             goto fall_back;
         }
         got = n;
+        bm->in_host++;
         p = h->dma_map(h->opaque, addr, &got, to_memory);
+        bm->in_host--;
         if (!p || !got) {
             goto fall_back;
         }

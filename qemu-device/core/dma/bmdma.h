@@ -38,6 +38,11 @@ typedef struct AtalabBmdma {
     AtalabPrdCursor cur;
     uint32_t run;               /* bumped at every start and stop */
     bool irq_level;             /* last level of the interrupt line seen */
+    /*
+     * Guest-memory accesses of the engine under way: a register access
+     * made while this is not 0 was reached from one of them (MMCONFIG).
+     */
+    unsigned in_host;
     /* The trace writer, told of each descriptor loaded; NULL: as text */
     AtalabTraceWriter *writer;
 } AtalabBmdma;
