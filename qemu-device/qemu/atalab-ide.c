@@ -343,12 +343,13 @@ static void atalab_config_write(PCIDevice *d, uint32_t addr, uint32_t val,
             atalab_ctrl_config_write(s->ctrl, PCI_CLASS_PROG,
                                      val >> (8 * (PCI_CLASS_PROG - addr)), 1);
             atalab_sync_prog_if(s);
+            /* A channel that changed mode interrupts on its other line */
+            atalab_ide_route_irqs(s);
         }
         /* The PCI core leaves PI alone: it is not in its write mask. */
         pci_default_write_config(d, addr, val, len);
     }
     atalab_update_decode(s);
-    atalab_ide_route_irqs(s);
 }
 
 /* ---- device lifecycle --------------------------------------------------- */

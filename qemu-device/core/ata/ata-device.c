@@ -92,21 +92,15 @@ static void drive_fini(AtalabDrive *d)
     atalab_ata_io_fini(d);
 }
 
-bool atalab_ata_drive_busy(const AtalabDrive *d)
-{
-    return d->req.inflight || d->power_cut;
-}
-
 bool atalab_ata_drive_idle(const AtalabDrive *d)
 {
     return (d->phase == ATA_PHASE_IDLE || d->phase == ATA_PHASE_RESET) &&
-           !atalab_ata_drive_busy(d) && d->bus->dma_owner != d;
+           !d->req.inflight && !d->power_cut && d->bus->dma_owner != d;
 }
 
-bool atalab_ata_drive_release(AtalabDrive *d, const char *why)
+void atalab_ata_drive_release(AtalabDrive *d, const char *why)
 {
     atalab_ata_abort_command(d, why);
-    return atalab_ata_drive_busy(d);
 }
 
 void atalab_ata_drive_reattach(AtalabAtaBus *bus, unsigned unit,

@@ -299,18 +299,14 @@ void atalab_ata_set_present(AtalabDrive *d, bool present);
 void atalab_ata_disk_strings(const AtalabDriveConfig *cfg, unsigned disk,
                              char model[41], char serial[21], char fwrev[9]);
 /*
- * Does the drive have anything with the host (a request, an abandoned
- * one, a power-cut write-back)?  It cannot be re-attached until not.
- */
-bool atalab_ata_drive_busy(const AtalabDrive *d);
-/*
  * End what the drive is doing, as a power-on does: its command aborted,
- * a request abandoned (drained, where the host can).  Then busy?
+ * a request abandoned (drained, where the host can).
  */
-bool atalab_ata_drive_release(AtalabDrive *d, const char *why);
+void atalab_ata_drive_release(AtalabDrive *d, const char *why);
 /*
- * No command under way (no data of its moving) and not busy: the drive
- * can be re-attached now, even from inside another drive's DMA.
+ * No command under way (no data of its moving) and nothing with the host
+ * (a request, an abandoned one, a power-cut write-back): the drive can be
+ * re-attached now, even from inside another drive's DMA.
  */
 bool atalab_ata_drive_idle(const AtalabDrive *d);
 /*
