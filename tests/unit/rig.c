@@ -30,6 +30,33 @@ Rig *rig_new_full(const char *personality, unsigned drive_mask,
     return r;
 }
 
+Rig *rig_new_cd(unsigned disk_mask, unsigned cd_mask, uint64_t cd_sectors)
+{
+    Rig *r = g_new0(Rig, 1);
+    AtalabDriveConfig drives[ATALAB_DRIVES] = { 0 };
+    unsigned i;
+
+    fake_host_init(&r->fh, true);
+    for (i = 0; i < ATALAB_DRIVES; i++) {
+        if (disk_mask & (1u << i)) {
+            drives[i].present = true;
+            drives[i].sectors = RIG_SECTORS;
+        } else if (cd_mask & (1u << i)) {
+            drives[i].present = true;
+            drives[i].kind = ATALAB_DRIVE_CD;
+            drives[i].sectors = cd_sectors;
+        }
+        if (drives[i].sectors) {
+            fake_host_add_disk(&r->fh, i, drives[i].sectors);
+        }
+    }
+    r->c = atalab_ctrl_new(atalab_personality_find("piix4"), &r->fh.host,
+                           drives);
+    r->fh.ctrl = r->c;
+    atalab_ctrl_firmware_init(r->c);
+    return r;
+}
+
 Rig *rig_new(unsigned drive_mask)
 {
     return rig_new_full("piix4", drive_mask, 0, true);

@@ -36,6 +36,11 @@ typedef struct Rig {
 Rig *rig_new_full(const char *personality, unsigned drive_mask,
                   uint64_t sectors, bool tracing);
 Rig *rig_new(unsigned drive_mask);
+/*
+ * piix4 with disks at disk_mask and CD-ROMs at cd_mask, each CD-ROM's disc
+ * cd_sectors long (0: empty tray).
+ */
+Rig *rig_new_cd(unsigned disk_mask, unsigned cd_mask, uint64_t cd_sectors);
 void rig_free(Rig *r);
 
 uint8_t rig_in(Rig *r, unsigned ch, unsigned reg);

@@ -44,6 +44,28 @@
 #define MULT    ATA_CF_MULTIPLE
 #define OBS     ATA_CF_OBSOLETE
 
+/*
+ * The power management commands, disk and packet device alike (ATA-7
+ * vol. 1, Power Management feature set), and their ATA-3 opcodes.
+ */
+#define POWER_ROWS \
+    [0xE0] = NODATA("STANDBY_IMMEDIATE", atalab_ata_cmd_standby_immediate, \
+                    0), \
+    [0xE1] = NODATA("IDLE_IMMEDIATE", atalab_ata_cmd_idle_immediate, 0), \
+    [0xE2] = NODATA("STANDBY", atalab_ata_cmd_standby, 0), \
+    [0xE3] = NODATA("IDLE", atalab_ata_cmd_idle, 0), \
+    [0xE5] = NODATA("CHECK_POWER_MODE", atalab_ata_cmd_check_power_mode, 0), \
+    [0xE6] = NODATA("SLEEP", atalab_ata_cmd_sleep, 0)
+#define POWER_ROWS_ATA3 \
+    [0x94] = NODATA("STANDBY_IMMEDIATE", atalab_ata_cmd_standby_immediate, \
+                    OBS), \
+    [0x95] = NODATA("IDLE_IMMEDIATE", atalab_ata_cmd_idle_immediate, OBS), \
+    [0x96] = NODATA("STANDBY", atalab_ata_cmd_standby, OBS), \
+    [0x97] = NODATA("IDLE", atalab_ata_cmd_idle, OBS), \
+    [0x98] = NODATA("CHECK_POWER_MODE", atalab_ata_cmd_check_power_mode, \
+                    OBS), \
+    [0x99] = NODATA("SLEEP", atalab_ata_cmd_sleep, OBS)
+
 static const AtaCmdInfo cmd_table[256] = {
     [0x00] = UNSUPPORTED("NOP"),
     [0x03] = UNSUPPORTED("CFA_REQUEST_EXTENDED_ERROR"),
@@ -108,14 +130,7 @@ static const AtaCmdInfo cmd_table[256] = {
                     atalab_ata_cmd_init_dev_params, 0),
     [0x92] = UNSUPPORTED("DOWNLOAD_MICROCODE"),
     [0x93] = UNSUPPORTED("DOWNLOAD_MICROCODE_DMA"),
-    /* ATA-3 opcodes of the power management commands */
-    [0x94] = NODATA("STANDBY_IMMEDIATE", atalab_ata_cmd_standby_immediate,
-                    OBS),
-    [0x95] = NODATA("IDLE_IMMEDIATE", atalab_ata_cmd_idle_immediate, OBS),
-    [0x96] = NODATA("STANDBY", atalab_ata_cmd_standby, OBS),
-    [0x97] = NODATA("IDLE", atalab_ata_cmd_idle, OBS),
-    [0x98] = NODATA("CHECK_POWER_MODE", atalab_ata_cmd_check_power_mode, OBS),
-    [0x99] = NODATA("SLEEP", atalab_ata_cmd_sleep, OBS),
+    POWER_ROWS_ATA3,
     [0xA0] = UNSUPPORTED("PACKET"),
     [0xA1] = UNSUPPORTED("IDENTIFY_PACKET_DEVICE"),
     [0xA2] = UNSUPPORTED("SERVICE"),
@@ -142,13 +157,8 @@ static const AtaCmdInfo cmd_table[256] = {
     [0xDD] = UNSUPPORTED("BOOT_PRE_BOOT"),
     [0xDE] = UNSUPPORTED("MEDIA_LOCK"),
     [0xDF] = UNSUPPORTED("MEDIA_UNLOCK"),
-    [0xE0] = NODATA("STANDBY_IMMEDIATE", atalab_ata_cmd_standby_immediate, 0),
-    [0xE1] = NODATA("IDLE_IMMEDIATE", atalab_ata_cmd_idle_immediate, 0),
-    [0xE2] = NODATA("STANDBY", atalab_ata_cmd_standby, 0),
-    [0xE3] = NODATA("IDLE", atalab_ata_cmd_idle, 0),
+    POWER_ROWS,
     [0xE4] = PIO_IN("READ_BUFFER", atalab_ata_cmd_read_buffer, 0),
-    [0xE5] = NODATA("CHECK_POWER_MODE", atalab_ata_cmd_check_power_mode, 0),
-    [0xE6] = NODATA("SLEEP", atalab_ata_cmd_sleep, 0),
     [0xE7] = { "FLUSH_CACHE", ATA_PROTO_NONDATA, 0, atalab_ata_cmd_flush,
                ATALAB_CLASS_FLUSH },
     [0xE8] = PIO_OUT("WRITE_BUFFER", atalab_ata_cmd_write_buffer, 0),
@@ -171,6 +181,26 @@ static const AtaCmdInfo cmd_table[256] = {
     [0xF9] = NODATA("SET_MAX_ADDRESS", atalab_ata_cmd_set_max, 0),
 };
 
+/*
+ * A packet device's ATA command set (ATA-7 vol. 1, PACKET command feature
+ * set: the commands a packet device implements, and IDENTIFY DEVICE, which
+ * it aborts with its signature in the registers).  Every other opcode is
+ * aborted; names come from the disk's table.
+ */
+static const AtaCmdInfo packet_cmd_table[256] = {
+    [0x08] = NODATA("DEVICE_RESET", atalab_atapi_device_reset,
+                    ATA_CF_ANY_STATE),
+    [0x90] = ROW("EXECUTE_DEVICE_DIAGNOSTIC", ATA_PROTO_DIAG, 0, NULL),
+    POWER_ROWS_ATA3,
+    [0xA0] = ROW("PACKET", ATA_PROTO_PACKET, 0, atalab_atapi_cmd_packet),
+    [0xA1] = { "IDENTIFY_PACKET_DEVICE", ATA_PROTO_PIO_IN, 0,
+               atalab_ata_cmd_identify, ATALAB_CLASS_IDENTIFY },
+    POWER_ROWS,
+    [0xEC] = { "IDENTIFY_DEVICE", ATA_PROTO_NONDATA, 0,
+               atalab_atapi_cmd_identify_device, ATALAB_CLASS_IDENTIFY },
+    [0xEF] = NODATA("SET_FEATURES", atalab_ata_cmd_set_features, 0),
+};
+
 /* Opcodes ATA-7 leaves to vendors (annex, command codes). */
 static bool vendor_specific(uint8_t op)
 {
@@ -184,6 +214,17 @@ const AtaCmdInfo *atalab_ata_cmd_info(uint8_t opcode)
     return &cmd_table[opcode];
 }
 
+const AtaCmdInfo *atalab_ata_packet_cmd_info(uint8_t opcode)
+{
+    return &packet_cmd_table[opcode];
+}
+
+const AtaCmdInfo *atalab_ata_drive_cmd_info(const AtalabDrive *d,
+                                            uint8_t opcode)
+{
+    return d->atapi ? &packet_cmd_table[opcode] : &cmd_table[opcode];
+}
+
 const char *atalab_ata_cmd_protocol(uint8_t opcode)
 {
     static const char *const names[] = {
@@ -194,6 +235,7 @@ const char *atalab_ata_cmd_protocol(uint8_t opcode)
         [ATA_PROTO_DMA] = "dma",
         [ATA_PROTO_DIAG] = "diagnostic",
         [ATA_PROTO_BY_FEATURE] = "by-feature",
+        [ATA_PROTO_PACKET] = "packet",
     };
 
     return names[cmd_table[opcode].proto];

@@ -301,7 +301,12 @@ static void identify_source(AtalabDrive *d, uint32_t block, uint8_t *buf)
     uint16_t words[256];
     unsigned i;
 
-    atalab_ata_identify(d, words);
+    /* IDENTIFY PACKET DEVICE on a packet device (the table's row) */
+    if (d->atapi) {
+        atalab_ata_identify_packet(d, words);
+    } else {
+        atalab_ata_identify(d, words);
+    }
     for (i = 0; i < 256; i++) {
         buf[2 * i] = words[i];
         buf[2 * i + 1] = words[i] >> 8;
@@ -502,10 +507,16 @@ void atalab_ata_diagnostic_done(AtalabAtaBus *bus)
     AtalabDrive *d0 = &bus->drive[0];
     AtalabDrive *d1 = &bus->drive[1];
 
+    AtalabDrive *reporter = d0->present ? d0 : d1;
+
     bus->diag_pending = false;
     if (d1->present) {
-        d1->status = ATA_STAT_READY;
+        d1->status = atalab_ata_reset_status(d1);
     }
     /* Device 0 reports for both and asserts INTRQ. */
-    atalab_ata_cmd_ok(d0->present ? d0 : d1);
+    atalab_ata_cmd_ok(reporter);
+    if (reporter->status == ATA_STAT_READY) {
+        /* as after a reset: a packet device's DRDY stays clear */
+        reporter->status = atalab_ata_reset_status(reporter);
+    }
 }

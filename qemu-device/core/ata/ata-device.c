@@ -35,7 +35,8 @@ void atalab_ata_disk_strings(const AtalabDriveConfig *cfg, unsigned disk,
 
     /* The default serial number is the disk's, wherever MAP puts it. */
     snprintf(dflt, sizeof(dflt), "ATALAB%04u", disk);
-    copy_string(model, 41, cfg->model, "ATALAB HARDDISK");
+    copy_string(model, 41, cfg->model, cfg->kind == ATALAB_DRIVE_CD ?
+                "ATALAB CD-ROM" : "ATALAB HARDDISK");
     copy_string(serial, 21, cfg->serial, dflt);
     copy_string(fwrev, 9, cfg->fwrev, "0.1");
 }
@@ -52,6 +53,7 @@ static void drive_init(AtalabAtaBus *bus, unsigned unit,
     d->unit = unit;
     d->attached = cfg->present;
     d->sata = sata;
+    d->atapi = cfg->kind == ATALAB_DRIVE_CD;
     /* A SATA drive answers once its port is enabled (PCS). */
     d->present = cfg->present && !sata;
     d->native_sectors = cfg->present ? cfg->sectors : 0;
@@ -188,15 +190,30 @@ void atalab_ata_raise(AtalabDrive *d)
 
 void atalab_ata_set_signature(AtalabDrive *d)
 {
-    /* ATA device signature: count 01h, LBA 000001h, Device 00h. */
+    /*
+     * ATA device signature: count 01h, LBA 000001h, Device 00h; a packet
+     * device's: LBA Mid 14h, LBA High EBh.
+     */
     d->count = 1;
     d->lbal = 1;
-    d->lbam = 0;
-    d->lbah = 0;
+    d->lbam = d->atapi ? 0x14 : 0;
+    d->lbah = d->atapi ? 0xEB : 0;
     d->hob_count = d->hob_lbal = d->hob_lbam = d->hob_lbah = 0;
     d->hob_feature = d->feature = 0;
     /* Diagnostic code 01h: device 0 passed, device 1 passed or absent. */
     d->error = 0x01;
+}
+
+uint8_t atalab_ata_reset_status(const AtalabDrive *d)
+{
+    /*
+     * After a reset or a diagnostic a packet device leaves DRDY clear (ATA-7
+     * vol. 1, Status register: DRDY); an ATA device reads 50h.
+     */
+    if (!d->present) {
+        return 0;
+    }
+    return d->atapi ? 0 : ATA_STAT_READY;
 }
 
 void atalab_ata_abort_command(AtalabDrive *d, const char *why)
@@ -264,8 +281,11 @@ void atalab_ata_drive_power_on(AtalabDrive *d)
     atalab_ata_power_on_defaults(d);
     atalab_ata_smart_power_on(d);
     atalab_ata_set_signature(d);
+    if (d->atapi) {
+        atalab_atapi_mmc_power_on(d);
+    }
     d->prev_cmd = 0;
-    d->status = d->present ? ATA_STAT_READY : 0;
+    d->status = atalab_ata_reset_status(d);
 }
 
 void atalab_ata_bus_power_on(AtalabAtaBus *bus)
@@ -330,7 +350,7 @@ void atalab_ata_devctl_write(AtalabAtaBus *bus, uint8_t val)
             atalab_ata_set_signature(d);
             d->prev_cmd = 0;
             if (d->present && !atalab_ata_fault_srst_release(d)) {
-                d->status = ATA_STAT_READY;
+                d->status = atalab_ata_reset_status(d);
             }
         }
         bus->device = 0;
@@ -379,6 +399,13 @@ static void protocol_violation(AtalabDrive *d, AtalabDataPortRule rule)
         .drive = d->index, .name = what });
 }
 
+/* The phase in which the data port takes writes: a packet, or data-out. */
+static AtaPhase write_phase(const AtalabDrive *d)
+{
+    return d->phase == ATA_PHASE_PACKET ? ATA_PHASE_PACKET :
+           ATA_PHASE_PIO_OUT;
+}
+
 static bool data_port_open(AtalabDrive *d, AtaPhase phase)
 {
     return d->present && d->phase == phase &&
@@ -391,7 +418,7 @@ bool atalab_ata_data_block(AtalabAtaBus *bus, bool write, size_t *pos,
     AtalabDrive *sel = atalab_ata_selected(bus);
 
     if (bus_empty(bus) ||
-        !data_port_open(sel, write ? ATA_PHASE_PIO_OUT : ATA_PHASE_PIO_IN)) {
+        !data_port_open(sel, write ? write_phase(sel) : ATA_PHASE_PIO_IN)) {
         return false;
     }
     *pos = sel->data_pos;
@@ -428,7 +455,11 @@ static uint32_t data_read(AtalabDrive *d, unsigned size)
         val |= (uint32_t)b << (i * 8);
     }
     if (d->data_pos >= d->data_end) {
-        atalab_ata_pio_in_drained(d);
+        if (d->atapi) {
+            atalab_atapi_pio_drained(d);
+        } else {
+            atalab_ata_pio_in_drained(d);
+        }
     }
     return val;
 }
@@ -437,7 +468,9 @@ static void data_write(AtalabDrive *d, uint32_t val, unsigned size)
 {
     unsigned i;
 
-    if (!data_port_open(d, ATA_PHASE_PIO_OUT)) {
+    AtaPhase phase = write_phase(d);
+
+    if (!data_port_open(d, phase)) {
         protocol_violation(d, ATALAB_DATA_WRITE_NO_DRQ);
         return;
     }
@@ -448,7 +481,11 @@ static void data_write(AtalabDrive *d, uint32_t val, unsigned size)
         d->pio_buf[d->data_pos++] = val >> (i * 8);
     }
     if (d->data_pos >= d->data_end) {
-        atalab_ata_pio_out_filled(d);
+        if (phase == ATA_PHASE_PACKET) {
+            atalab_atapi_packet_filled(d);
+        } else {
+            atalab_ata_pio_out_filled(d);
+        }
     }
 }
 
@@ -502,7 +539,7 @@ static void latch(uint8_t *reg, uint8_t *hob, uint8_t val)
 
 static void exec_command(AtalabDrive *d, uint8_t op)
 {
-    const AtaCmdInfo *info = atalab_ata_cmd_info(op);
+    const AtaCmdInfo *info = atalab_ata_drive_cmd_info(d, op);
 
     d->cmd = op;
     d->info = info;
@@ -551,6 +588,19 @@ static void command_write(AtalabAtaBus *bus, uint8_t val)
     if (!sel->present) {
         atalab_trace(bus->host, "ata%u ignored d%u absent cmd=0x%02x",
                      bus->index, sel->unit, val);
+        return;
+    }
+    /*
+     * A packet device takes DEVICE RESET whatever its state, even BSY or
+     * sleeping (ATA-7 vol. 1, DEVICE RESET): it is how a host gets a stuck
+     * packet command back without resetting the other device.
+     */
+    if (atalab_ata_drive_cmd_info(sel, val)->flags & ATA_CF_ANY_STATE) {
+        /* the command in progress is the one the trace names as aborted */
+        atalab_ata_abort_command(sel, "device-reset");
+        sel->intrq = false;
+        atalab_ata_update_irq(bus);
+        exec_command(sel, val);
         return;
     }
     st = atalab_ata_status(sel);

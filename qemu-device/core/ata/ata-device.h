@@ -71,6 +71,7 @@ typedef enum AtaPhase {
     ATA_PHASE_DMA,              /* DMA command, data through the DMA port */
     ATA_PHASE_NODATA,           /* non-data command waiting for the backend */
     ATA_PHASE_RESET,            /* SRST asserted */
+    ATA_PHASE_PACKET,           /* PACKET: the host writes the command packet */
 } AtaPhase;
 
 /* Power management states (ATA-7 vol. 1, Power Management feature set). */
@@ -129,6 +130,25 @@ typedef enum AtaFaultWait {
     ATA_FAULT_WAIT_REINSERT,    /* remove: then the drive is back */
 } AtaFaultWait;
 
+/* Command packet size: 12 bytes (IDENTIFY PACKET DEVICE word 0 bits 1:0) */
+#define ATAPI_CDB_SIZE          12
+
+/* An ATAPI packet device's state (atapi.c, atapi-mmc.c). */
+typedef struct AtapiState {
+    uint8_t cdb[ATAPI_CDB_SIZE];        /* the command packet */
+    uint16_t limit;             /* byte count limit of a PIO transfer */
+    bool dma;                   /* PACKET Features bit 0: data by DMA */
+    size_t buf_len;             /* reply bytes in the bounce buffer */
+    size_t buf_pos;             /* of which the host has taken these */
+    /* The drive (atapi-mmc.c) */
+    bool medium;                /* a disc is in the tray */
+    bool tray_open;
+    bool locked;                /* PREVENT ALLOW MEDIUM REMOVAL */
+    uint8_t sense_key, asc, ascq;       /* what REQUEST SENSE reports */
+    uint8_t ua_asc;             /* pending unit attention's ASC, 0: none */
+    uint8_t media_event;        /* pending GESN media event, 0: none */
+} AtapiState;
+
 typedef struct AtaSelfTestEntry {
     uint8_t lba_low;            /* test: 1 short, 2 extended (offline) */
     uint8_t status;             /* execution status << 4 | remaining */
@@ -149,7 +169,8 @@ struct AtalabDrive {
     bool present;               /* answers on the bus */
     bool attached;              /* has a disk (SATA: present once enabled) */
     bool sata;                  /* behind a SATA port */
-    uint64_t native_sectors;    /* capacity of the medium */
+    bool atapi;                 /* a packet device (CD-ROM), not a disk */
+    uint64_t native_sectors;    /* capacity of the medium (512-byte units) */
     char model[41];
     char serial[21];
     char fwrev[9];
@@ -232,6 +253,7 @@ struct AtalabDrive {
     uint8_t rw_buffer[ATA_SECTOR_SIZE];
 
     AtaRequest req;
+    AtapiState packet;          /* atapi: the packet device's state */
 
     /* Fault injection (ata-fault.c) */
     AtaFaultPlan fault;

@@ -1,8 +1,10 @@
 /*
- * atalab emulator core: IDENTIFY DEVICE data.
+ * atalab emulator core: IDENTIFY DEVICE and IDENTIFY PACKET DEVICE data.
  *
  * Word layout: ATA/ATAPI-7 volume 1 (T13 1532D), IDENTIFY DEVICE command,
- * table "IDENTIFY DEVICE information".  Words not set here are 0.
+ * table "IDENTIFY DEVICE information", and IDENTIFY PACKET DEVICE command,
+ * its table "IDENTIFY PACKET DEVICE information".  Words not set here are
+ * 0.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -99,6 +101,8 @@ static uint16_t reset_result(const AtalabDrive *d)
 #define ID84_FUA                (1u << 6)   /* WRITE DMA/MULTIPLE FUA EXT */
 #define ID_VALID                0x4000      /* bit 14 one, bit 15 zero */
 
+static void put_checksum(uint16_t words[256]);
+
 void atalab_ata_identify(const AtalabDrive *d, uint16_t words[256])
 {
     uint64_t lba28 = MIN(d->sectors, ATA_LBA28_LIMIT - 1);
@@ -110,7 +114,6 @@ void atalab_ata_identify(const AtalabDrive *d, uint16_t words[256])
     uint16_t features84 = ID84_SMART_ERROR_LOG | ID84_SMART_SELFTEST |
                           ID84_GPL | ID84_FUA;
     unsigned i;
-    uint8_t sum = 0;
 
     memset(words, 0, 256 * sizeof(words[0]));
     words[0] = 0x0040;                      /* ATA device, fixed */
@@ -173,14 +176,66 @@ void atalab_ata_identify(const AtalabDrive *d, uint16_t words[256])
     for (i = 0; i < 4; i++) {
         words[100 + i] = d->sectors >> (16 * i);
     }
-    /* 255: signature A5h, then a checksum making all 512 bytes sum to 0 */
-    words[255] = 0x00A5;
+    put_checksum(words);
+}
+
+/* Word 255: signature A5h, then a checksum making all 512 bytes sum to 0 */
+static void put_checksum(uint16_t words[256])
+{
+    uint8_t sum = 0xA5;
+    unsigned i;
+
     for (i = 0; i < 255; i++) {
         sum += words[i] & 0xFF;
         sum += words[i] >> 8;
     }
-    sum += 0xA5;
-    words[255] |= (uint16_t)(uint8_t)(-sum) << 8;
+    words[255] = 0x00A5 | (uint16_t)(uint8_t)(-sum) << 8;
+}
+
+/* Word 82/85 bits of a packet device */
+#define ID82_PACKET             (1u << 4)
+#define ID82_DEVICE_RESET       (1u << 9)
+
+void atalab_ata_identify_packet(const AtalabDrive *d, uint16_t words[256])
+{
+    uint16_t features82 = ID82_PM | ID82_PACKET | ID82_DEVICE_RESET;
+
+    memset(words, 0, 256 * sizeof(words[0]));
+    /*
+     * 15:14 10b packet device, 12:8 05h CD-ROM, 7 removable, 6:5 10b
+     * DRQ within 50 us of PACKET (no interrupt for the packet), 1:0 00b
+     * 12-byte packets
+     */
+    words[0] = 0x85C0;
+    put_string(&words[10], d->serial, 10);
+    put_string(&words[23], d->fwrev, 4);
+    put_string(&words[27], d->model, 20);
+    /* 11: IORDY, 10: IORDY may be disabled, 9: LBA, 8: DMA supported */
+    words[49] = (1 << 11) | ATA_ID49_IORDY_DISABLE | (1 << 9) | (1 << 8);
+    words[50] = 0x4000;
+    /* 1: words 64-70 valid, 2: word 88 valid */
+    words[53] = 0x0006;
+    words[63] = modes_upto(2) | selected_mode(d->mwdma_mode);
+    words[64] = 0x0003;                     /* PIO modes 3 and 4 */
+    words[65] = 120;
+    words[66] = 120;
+    words[67] = 120;
+    words[68] = 120;
+    words[80] = 0x00F0;                     /* ATA/ATAPI-4 to -7 */
+    words[82] = features82;
+    words[83] = ID_VALID;
+    words[84] = ID_VALID;
+    words[85] = features82;
+    words[86] = 0;
+    words[87] = ID_VALID;
+    words[88] = modes_upto(d->sata ? 6 : 5) | selected_mode(d->udma_mode);
+    if (d->sata) {
+        words[76] = 1 << 1;
+        words[222] = 0x1000 | (1 << 1);
+    } else {
+        words[93] = reset_result(d);
+    }
+    put_checksum(words);
 }
 
 uint16_t atalab_ata_identify_word(const AtalabDrive *d, unsigned word)

@@ -9,7 +9,9 @@
  * ata-power.c     power modes and the standby timer
  * ata-smart.c     SMART and the general purpose logs
  * ata-hpa.c       READ NATIVE MAX ADDRESS / SET MAX ADDRESS (HPA)
- * ata-identify.c  IDENTIFY DEVICE data
+ * ata-identify.c  IDENTIFY DEVICE and IDENTIFY PACKET DEVICE data
+ * atapi.c         a packet device: the PACKET protocol, sense, its results
+ * atapi-mmc.c     the packet commands of the CD-ROM (MMC/SPC)
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -54,6 +56,7 @@ typedef enum AtaProto {
     ATA_PROTO_DMA,
     ATA_PROTO_DIAG,             /* EXECUTE DEVICE DIAGNOSTIC */
     ATA_PROTO_BY_FEATURE,       /* chosen by the Features register (SMART) */
+    ATA_PROTO_PACKET,           /* PACKET: a command packet, then its data */
 } AtaProto;
 
 /* AtaCmdInfo.flags */
@@ -62,6 +65,7 @@ typedef enum AtaProto {
 #define ATA_CF_FUA              0x04    /* forced unit access */
 #define ATA_CF_MULTIPLE         0x08    /* DRQ blocks of the multiple count */
 #define ATA_CF_MEDIA            0x10    /* accesses the medium: spins up */
+#define ATA_CF_ANY_STATE        0x20    /* taken even BSY, DRQ or asleep */
 #define ATA_CF_OBSOLETE         0x40    /* retired opcode real drives take */
 #define ATA_CF_RANGE            0x80    /* has an LBA and a sector count */
 
@@ -75,6 +79,11 @@ struct AtaCmdInfo {
 
 /* ata-cmd-table.c */
 const AtaCmdInfo *atalab_ata_cmd_info(uint8_t opcode);
+/* The row of a packet device's ATA command set (the disk's: above). */
+const AtaCmdInfo *atalab_ata_packet_cmd_info(uint8_t opcode);
+/* The row d uses for opcode: its own command set's. */
+const AtaCmdInfo *atalab_ata_drive_cmd_info(const AtalabDrive *d,
+                                            uint8_t opcode);
 
 /* ata-device.c */
 AtalabDrive *atalab_ata_selected(AtalabAtaBus *bus);
@@ -83,6 +92,8 @@ void atalab_ata_update_irq(AtalabAtaBus *bus);
 void atalab_ata_raise(AtalabDrive *d);
 /* Reset signature and diagnostic code (ATA-7 vol. 1, signatures). */
 void atalab_ata_set_signature(AtalabDrive *d);
+/* Status after a reset or diagnostic: 50h, a packet device's 00h. */
+uint8_t atalab_ata_reset_status(const AtalabDrive *d);
 /* Status as the host reads it (BSY while an abandoned request finishes). */
 uint8_t atalab_ata_status(const AtalabDrive *d);
 /*
@@ -130,6 +141,8 @@ uint8_t *atalab_ata_bounce(AtalabDrive *d);
 void atalab_ata_pio_in_start(AtalabDrive *d);
 void atalab_ata_pio_out_start(AtalabDrive *d);
 void atalab_ata_dma_start(AtalabDrive *d);
+/* The bus master cannot go on (status): the command waits for a reset. */
+void atalab_ata_dma_failed(AtalabDrive *d, AtalabDmaStatus status);
 /* The host has read / filled the whole DRQ block. */
 void atalab_ata_pio_in_drained(AtalabDrive *d);
 /* A PIO data-in block is ready: DRQ, and its interrupt. */
@@ -251,11 +264,50 @@ void atalab_ata_undo_flushed(AtalabDrive *d);
 
 /* ata-identify.c */
 void atalab_ata_identify(const AtalabDrive *d, uint16_t words[256]);
+void atalab_ata_identify_packet(const AtalabDrive *d, uint16_t words[256]);
 void atalab_ata_default_geometry(uint64_t sectors, uint16_t *cyls,
                                  uint16_t *heads, uint16_t *spt);
 /* IDENTIFY word 49 bit 10: IORDY may be disabled (SET FEATURES 03h/01h) */
 #define ATA_ID49_IORDY_DISABLE  (1u << 10)
 uint16_t atalab_ata_identify_word(const AtalabDrive *d, unsigned word);
+
+/*
+ * atapi.c: a packet device (ATA-7 vol. 1, PACKET command; vol. 2, PACKET
+ * protocols).  Its interrupt reason is the Sector Count register: CoD
+ * (bit 0) and IO (bit 1).
+ */
+#define ATAPI_IR_COD            0x01
+#define ATAPI_IR_IO             0x02
+#define ATAPI_BLOCK_SIZE        2048    /* CD-ROM logical block */
+#define ATAPI_BLOCK_SECTORS     (ATAPI_BLOCK_SIZE / ATA_SECTOR_SIZE)
+void atalab_atapi_cmd_packet(AtalabDrive *d);
+/* IDENTIFY DEVICE: aborted, with the packet signature in the registers */
+void atalab_atapi_cmd_identify_device(AtalabDrive *d);
+/* DEVICE RESET: taken even while BSY (command_write) */
+void atalab_atapi_device_reset(AtalabDrive *d);
+/* The host wrote the whole command packet. */
+void atalab_atapi_packet_filled(AtalabDrive *d);
+/* The host read the whole DRQ data block of a packet command. */
+void atalab_atapi_pio_drained(AtalabDrive *d);
+/* The bus master runs for the packet command's DMA transfer. */
+void atalab_atapi_dma_step(AtalabDrive *d);
+/* Ends of a packet command (atapi-mmc.c) */
+void atalab_atapi_good(AtalabDrive *d);
+void atalab_atapi_check(AtalabDrive *d, uint8_t key, uint8_t asc,
+                        uint8_t ascq);
+/* Send the first len bytes of the bounce buffer (reply) to the host. */
+void atalab_atapi_send(AtalabDrive *d, size_t len);
+/* Read blocks from the disc, from block lba, and send them. */
+void atalab_atapi_send_medium(AtalabDrive *d, uint32_t lba, uint32_t blocks);
+
+/* atapi-mmc.c: the packet commands of the CD-ROM (MMC-3, SPC-3) */
+void atalab_atapi_mmc_power_on(AtalabDrive *d);
+/* Execute d->packet.cdb. */
+void atalab_atapi_execute(AtalabDrive *d);
+/* Name for traces: "READ_10", ...; "OP_xx" for others. */
+const char *atalab_atapi_cdb_name(uint8_t opcode);
+/* Logical blocks on the disc in the tray (0: none). */
+uint32_t atalab_atapi_blocks(const AtalabDrive *d);
 
 /* A PIO data-in command whose blocks are generated, not read. */
 void atalab_ata_pio_in_generated(AtalabDrive *d, uint32_t blocks,

@@ -460,6 +460,11 @@ static const char *dma_status_name(AtalabDmaStatus st)
     return "stopped";
 }
 
+void atalab_ata_dma_failed(AtalabDrive *d, AtalabDmaStatus status)
+{
+    dma_stuck(d, dma_status_name(status));
+}
+
 static void dma_error(AtalabDrive *d)
 {
     atalab_ata_set_error_address(d, d->lba);
@@ -595,6 +600,16 @@ static void dma_step(AtalabDrive *d)
                         dma_chunk_done);
 }
 
+/* The engine runs for d's command: its data moves. */
+static void dma_run(AtalabDrive *d)
+{
+    if (d->atapi) {
+        atalab_atapi_dma_step(d);
+    } else {
+        dma_step(d);
+    }
+}
+
 void atalab_ata_dma_start(AtalabDrive *d)
 {
     AtalabAtaBus *bus = d->bus;
@@ -624,7 +639,7 @@ void atalab_ata_dma_start(AtalabDrive *d)
         return;
     }
     d->dma_waiting = false;
-    dma_step(d);
+    dma_run(d);
 }
 
 void atalab_ata_dma_started(void *opaque)
@@ -652,7 +667,7 @@ void atalab_ata_dma_started(void *opaque)
         return;
     }
     d->dma_waiting = false;
-    dma_step(d);
+    dma_run(d);
 }
 
 void atalab_ata_dma_stopped(void *opaque)

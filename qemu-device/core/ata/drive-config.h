@@ -15,9 +15,20 @@
 #define ATALAB_CHANNELS 2
 #define ATALAB_DRIVES   4       /* channel * 2 + (0 master, 1 slave) */
 
+/* What is attached at a drive position. */
+typedef enum AtalabDriveKind {
+    ATALAB_DRIVE_DISK,          /* an ATA disk */
+    ATALAB_DRIVE_CD,            /* an ATAPI CD-ROM (docs/atapi.md) */
+} AtalabDriveKind;
+
 typedef struct AtalabDriveConfig {
     bool present;
-    uint64_t sectors;           /* capacity in 512-byte sectors */
+    AtalabDriveKind kind;
+    /*
+     * Capacity in 512-byte sectors: the disk's, or the size of the disc in
+     * a CD-ROM's tray (0: the tray is empty).
+     */
+    uint64_t sectors;
     const char *model;          /* IDENTIFY words 27-46; NULL: default */
     const char *serial;         /* words 10-19; NULL: from the drive number */
     const char *fwrev;          /* words 23-26; NULL: default */

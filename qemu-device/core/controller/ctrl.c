@@ -60,7 +60,7 @@ static bool hook_check_xfer(void *opaque, const AtalabDrive *d, bool dma)
         .mwdma_mode = d->mwdma_mode,
         .udma_mode = d->udma_mode,
         .pio_max = ATA_PIO_MAX,
-        .ata = true,
+        .ata = !d->atapi,
         .sata = d->sata,
     };
     unsigned n, i;

@@ -51,6 +51,10 @@ typedef enum AtalabTraceUnit {
     X(ATA_DONE, "ata", "done", ATALAB_UNIT_DEV, "HEX", "status:hex seq:dec") \
     X(ATA_ERROR, "ata", "error", ATALAB_UNIT_DEV, "WORD", \
       "cmd:hex status:hex error:hex seq:dec") \
+    X(ATA_PACKET, "ata", "packet", ATALAB_UNIT_DEV, "HEX WORD", \
+      "dma:bool limit:dec seq:dec") \
+    X(ATA_CHECK, "ata", "check", ATALAB_UNIT_DEV, "HEX", \
+      "key:hex asc:hex ascq:hex seq:dec") \
     X(ATA_IO, "ata", "io", ATALAB_UNIT_DEV, "read|write|flush pre-image?", \
       "lba:dec? count:dec? fua:bool? direct:bool? seq:dec") \
     X(ATA_IO_DONE, "ata", "io-done", ATALAB_UNIT_DEV, \
@@ -58,7 +62,8 @@ typedef enum AtalabTraceUnit {
     X(ATA_IO_ERROR, "ata", "io-error", ATALAB_UNIT_DEV, "read|write|flush", \
       "lba:dec count:dec ret:int seq:dec") \
     X(ATA_ABORT, "ata", "abort", ATALAB_UNIT_DEV, \
-      "HEX srst|diagnostic|power-on|removed|power-cut", "seq:dec") \
+      "HEX srst|diagnostic|power-on|removed|power-cut|device-reset", \
+      "seq:dec") \
     X(ATA_ABANDON, "ata", "abandon", ATALAB_UNIT_DEV, "read|write|flush", \
       "lba:dec count:dec seq:dec") \
     X(ATA_STALE, "ata", "stale", ATALAB_UNIT_DEV, "read|write|flush", \
