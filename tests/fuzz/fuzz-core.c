@@ -37,6 +37,7 @@ typedef struct Fuzz {
                                    cleared BMISX.ERR */
     uint8_t reenter_op;         /* 0: none armed */
     bool in_reenter;
+    unsigned cd_mask;           /* disks (host drive numbers) that are CDs */
 } Fuzz;
 
 /* Master aborts the fault rules injected so far (kind bm-error). */
@@ -341,6 +342,15 @@ static void one_op(Fuzz *f)
     }
 }
 
+/* Is the disk at the channel's selected position a CD-ROM? */
+static bool selected_is_cd(Fuzz *f, unsigned ch)
+{
+    uint8_t device = atalab_ctrl_cmd_read(f->c, ch, 6, 1);
+    unsigned pos = ch * 2 + ((device >> 4) & 1);
+
+    return (f->cd_mask >> atalab_ctrl_drive_disk(f->c, pos)) & 1;
+}
+
 /* The model's invariants, checked after every operation. */
 static void check(Fuzz *f)
 {
@@ -369,9 +379,14 @@ static void check(Fuzz *f)
         if (f->fh->irq[ch] != atalab_ctrl_irq_level(f->c, ch)) {
             die("interrupt line and the host's view differ");
         }
-        /* INTRQ comes only from a selected device that is present. */
+        /*
+         * INTRQ comes only from a selected device that is present: the bus
+         * does not float, and Status reads 00h only for a packet device
+         * (after its reset or diagnostic, DRDY clear).
+         */
         if (f->fh->irq[ch] && (atalab_ctrl_ctl_read(f->c, ch) == 0x7F ||
-                           atalab_ctrl_ctl_read(f->c, ch) == 0x00)) {
+                               (atalab_ctrl_ctl_read(f->c, ch) == 0x00 &&
+                                !selected_is_cd(f, ch)))) {
             die("INTRQ from an absent device or a floating bus");
         }
         if ((bmis & 0x01) && !(bmic & 0x01)) {
@@ -441,6 +456,11 @@ void fuzz_run(const uint8_t *data, size_t size)
     for (i = 0; i < ATALAB_DRIVES; i++) {
         drives[i].present = !((flags >> 4) & (1u << i));
         drives[i].sectors = DISK_SECTORS;
+        /* data[1] bits 2-5: the drive is a CD-ROM (docs/atapi.md) */
+        if (size > 1 && (data[1] >> (2 + i)) & 1) {
+            drives[i].kind = ATALAB_DRIVE_CD;
+            f->cd_mask |= 1u << i;
+        }
     }
     f->c = atalab_ctrl_new(atalab_personality_find(
                                models[(size > 1 ? data[1] : 0) % 4]),

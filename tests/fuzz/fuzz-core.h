@@ -16,8 +16,8 @@
 /*
  * An input: byte 0 flags (bits 0 and 3 both set: trace on; bit 1: the host
  * drains abandoned requests; bit 2: zero-copy maps; bits 4-7: drives 0-3
- * absent), byte 1 the
- * personality (piix4, piix3, ich5, ich5-sata, modulo 4), then operations:
+ * absent), byte 1 bits 1:0 the personality (piix4, piix3, ich5,
+ * ich5-sata) and bits 5:2 drives 0-3 CD-ROMs, not disks, then operations:
  * an opcode byte (modulo FUZZ_N_OPS) and its operands, little-endian;
  * bytes past the end read as 0.
  */

@@ -490,6 +490,21 @@ static void test_packet_bounds(void)
     rig_free(r);
 }
 
+static void test_header(void)
+{
+    Rig *r = rig_new_cd(0x1, 1u << CD, CD_SECTORS);
+    Rig *e = rig_new_cd(0x1, 1u << CD, 0);
+    g_autofree char *h = atalab_ctrl_trace_header(r->c, NULL);
+    g_autofree char *he = atalab_ctrl_trace_header(e->c, NULL);
+
+    g_assert_nonnull(strstr(h, "# drive0 sectors=8192\n"));
+    g_assert_nonnull(strstr(h, "# drive2 cd sectors=1600\n"));
+    g_assert_nonnull(strstr(h, "# drive2.model ATALAB CD-ROM\n"));
+    g_assert_nonnull(strstr(he, "# drive2 cd sectors=0\n"));
+    rig_free(r);
+    rig_free(e);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -504,5 +519,6 @@ int main(int argc, char **argv)
     g_test_add_func("/atapi/toc-config-mode", test_toc_config_mode);
     g_test_add_func("/atapi/device-reset", test_device_reset);
     g_test_add_func("/atapi/packet-bounds", test_packet_bounds);
+    g_test_add_func("/atapi/header", test_header);
     return g_test_run();
 }

@@ -785,11 +785,18 @@ static bool build(Replay *rp)
         if (!strcmp(v, "absent")) {
             continue;
         }
+        if (g_str_has_prefix(v, "cd ")) {
+            drives[i].kind = ATALAB_DRIVE_CD;
+            v += 3;
+        }
+        /* A CD-ROM's tray may be empty: 0 sectors */
         if (strncmp(v, "sectors=", 8) ||
-            !g_ascii_string_to_unsigned(v + 8, 10, 1, (1ull << 48) - 1,
+            !g_ascii_string_to_unsigned(v + 8, 10,
+                                        drives[i].kind == ATALAB_DRIVE_CD ?
+                                        0 : 1, (1ull << 48) - 1,
                                         &drives[i].sectors, NULL)) {
-            bad_input(rp, 0, "header %s is '%s', not absent or sectors=N "
-                      "(1 to 2^48-1)", key, v);
+            bad_input(rp, 0, "header %s is '%s', not absent, sectors=N "
+                      "(1 to 2^48-1) or cd sectors=N (0: no disc)", key, v);
             return false;
         }
         drives[i].present = true;

@@ -287,7 +287,10 @@ char *atalab_ctrl_trace_header(const AtalabCtrl *c,
             g_strlcpy(serial, d->serial, sizeof(serial));
             g_strlcpy(fwrev, d->fwrev, sizeof(fwrev));
         }
-        header_line(s, key, "sectors=%" PRIu64,
+        /* A CD-ROM: "cd sectors=S", S its disc's (0: an empty tray) */
+        header_line(s, key, "%ssectors=%" PRIu64,
+                    (sata ? c->disk[i].kind : d->atapi ? ATALAB_DRIVE_CD :
+                     ATALAB_DRIVE_DISK) == ATALAB_DRIVE_CD ? "cd " : "",
                     sata ? c->disk[i].sectors : d->native_sectors);
         snprintf(key, sizeof(key), "drive%u.model", i);
         header_line(s, key, "%s", model);
