@@ -367,6 +367,44 @@ static void atalab_trace_flush(Notifier *n, void *data)
     }
 }
 
+/*
+ * A CD-ROM at position i: read-only, its disc the drive's medium (none: an
+ * empty tray, from a -drive without a file).
+ */
+static bool atalab_attach_cd(AtalabIdeState *s, unsigned i,
+                             AtalabDriveConfig *cfg, Error **errp)
+{
+    BlockBackend *blk = s->blk[i];
+    int64_t len;
+
+    if (!blk) {
+        error_setg(errp, "kind%u=cd needs drive%u: a -drive if=none with the "
+                   "disc image, or without a file for an empty tray", i, i);
+        return false;
+    }
+    blk_set_on_error(blk, BLOCKDEV_ON_ERROR_REPORT, BLOCKDEV_ON_ERROR_REPORT);
+    if (blk_set_perm(blk, BLK_PERM_CONSISTENT_READ, BLK_PERM_ALL,
+                     errp) < 0) {
+        return false;
+    }
+    cfg->present = true;
+    if (!blk_is_inserted(blk)) {
+        return true;
+    }
+    len = blk_getlength(blk);
+    if (len < 0) {
+        error_setg_errno(errp, -len, "drive%u: cannot get size", i);
+        return false;
+    }
+    if (len < 2048) {
+        error_setg(errp, "drive%u: a disc image has 2048-byte blocks; this "
+                   "one is smaller than one", i);
+        return false;
+    }
+    cfg->sectors = len / 512;
+    return true;
+}
+
 static bool atalab_attach_drives(AtalabIdeState *s,
                                  AtalabDriveConfig cfg[ATALAB_DRIVES],
                                  Error **errp)
@@ -383,6 +421,19 @@ static bool atalab_attach_drives(AtalabIdeState *s,
             .serial = s->drive_serial[i],
             .fwrev = s->drive_fwrev[i],
         };
+        if (s->drive_kind[i] && !strcmp(s->drive_kind[i], "cd")) {
+            cfg[i].kind = ATALAB_DRIVE_CD;
+        } else if (s->drive_kind[i] && strcmp(s->drive_kind[i], "disk")) {
+            error_setg(errp, "kind%u must be disk or cd, not '%s'", i,
+                       s->drive_kind[i]);
+            return false;
+        }
+        if (cfg[i].kind == ATALAB_DRIVE_CD) {
+            if (!atalab_attach_cd(s, i, &cfg[i], errp)) {
+                return false;
+            }
+            continue;
+        }
         if (!blk) {
             continue;
         }
@@ -813,18 +864,22 @@ static Property atalab_ide_properties[] = {
     DEFINE_PROP_STRING("model0", AtalabIdeState, drive_model[0]),
     DEFINE_PROP_STRING("serial0", AtalabIdeState, drive_serial[0]),
     DEFINE_PROP_STRING("fwrev0", AtalabIdeState, drive_fwrev[0]),
+    DEFINE_PROP_STRING("kind0", AtalabIdeState, drive_kind[0]),
     DEFINE_PROP_DRIVE("drive1", AtalabIdeState, blk[1]),
     DEFINE_PROP_STRING("model1", AtalabIdeState, drive_model[1]),
     DEFINE_PROP_STRING("serial1", AtalabIdeState, drive_serial[1]),
     DEFINE_PROP_STRING("fwrev1", AtalabIdeState, drive_fwrev[1]),
+    DEFINE_PROP_STRING("kind1", AtalabIdeState, drive_kind[1]),
     DEFINE_PROP_DRIVE("drive2", AtalabIdeState, blk[2]),
     DEFINE_PROP_STRING("model2", AtalabIdeState, drive_model[2]),
     DEFINE_PROP_STRING("serial2", AtalabIdeState, drive_serial[2]),
     DEFINE_PROP_STRING("fwrev2", AtalabIdeState, drive_fwrev[2]),
+    DEFINE_PROP_STRING("kind2", AtalabIdeState, drive_kind[2]),
     DEFINE_PROP_DRIVE("drive3", AtalabIdeState, blk[3]),
     DEFINE_PROP_STRING("model3", AtalabIdeState, drive_model[3]),
     DEFINE_PROP_STRING("serial3", AtalabIdeState, drive_serial[3]),
     DEFINE_PROP_STRING("fwrev3", AtalabIdeState, drive_fwrev[3]),
+    DEFINE_PROP_STRING("kind3", AtalabIdeState, drive_kind[3]),
     DEFINE_PROP_END_OF_LIST(),
 };
 

@@ -51,6 +51,7 @@ struct AtalabIdeState {
     char *drive_model[ATALAB_DRIVES];
     char *drive_serial[ATALAB_DRIVES];
     char *drive_fwrev[ATALAB_DRIVES];
+    char *drive_kind[ATALAB_DRIVES];    /* "disk" (default) or "cd" */
     uint32_t cable[ATALAB_CHANNELS];    /* 40, 80; 0: personality default */
     bool strict;
     BlockdevOnError rerror, werror;

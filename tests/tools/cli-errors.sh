@@ -41,6 +41,10 @@ expect 2 "--controller wants atalab, piix4-ide or none, got 'ahci'" -- run --con
 expect 2 "--driver wants a module name, got 'a/b'" -- run --driver a/b
 expect 2 "at most 4 --disk" -- run --disk a --disk b --disk c --disk d --disk e
 expect 2 "--disk-size wants a size like 128M, got '12 parsecs'" -- run --disk-size '12 parsecs'
+expect 2 "--cdrom $WORK/no.iso: no such file \(give a disc image, or 'empty'\)" -- run --cdrom "$WORK/no.iso"
+expect 2 "--cdrom takes the position of --disk number 3 \('c'\): give 'none' there" -- \
+	run --cdrom empty --disk a --disk b --disk c
+expect 2 "--cdrom has no effect with --controller piix4-ide" -- run --controller piix4-ide --cdrom empty
 expect 2 "--memory 32M is too little: the guest kernel needs at least 64M" -- run --memory 32M
 expect 2 "--memory wants a size like 512M, got 'lots'" -- run --memory lots
 expect 2 "--disk $WORK/no/such/dir/x.img: folder '$WORK/no/such/dir' does not exist" -- \
@@ -114,6 +118,10 @@ expect 125 "mode must be legacy, native, native0 or native1, not 'pci'" -- \
 	run --quiet --log "$WORK/log" --disk "$d" --model ich5 --device-opt mode=pci -- true
 expect 125 "model piix4 has no native PCI mode" -- \
 	run --quiet --log "$WORK/log" --disk "$d" --device-opt mode=native -- true
+expect 125 "kind2 must be disk or cd, not 'tape'" -- \
+	run --quiet --log "$WORK/log" --disk "$d" --device-opt kind2=tape -- true
+expect 125 "kind1=cd needs drive1" -- \
+	run --quiet --log "$WORK/log" --disk "$d" --device-opt kind1=cd -- true
 expect 125 "stop-on: write wants a register of model piix3, got 'UDMATIM'" -- \
 	run --quiet --log "$WORK/log" --disk "$d" --model piix3 --device-opt stop-on=write=UDMATIM -- true
 expect 125 "stop-on: unknown rule 'udma-late' \(known: pio-overclock" -- \

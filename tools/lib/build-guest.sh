@@ -144,7 +144,8 @@ ATALAB_HASH_IGNORE_RSYNC=(--exclude '*~' --exclude '.*.sw?' --exclude '*.swp'
 
 # Debian programs the guest tests run as real clients, with the shared
 # libraries they need (hdparm, smartmontools, sg3-utils).
-ATALAB_GUEST_PROGRAMS=(/usr/sbin/hdparm /usr/sbin/smartctl /usr/bin/sg_raw)
+ATALAB_GUEST_PROGRAMS=(/usr/sbin/hdparm /usr/sbin/smartctl /usr/bin/sg_raw
+	/usr/bin/sg_inq /usr/bin/sg_readcap /usr/sbin/blkid /usr/bin/eject)
 
 # A program and every library it loads (ldd), one path per line.
 guest_program_files() {

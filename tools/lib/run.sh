@@ -15,6 +15,7 @@ run_options() {
 	opt --append TEXT+ "extra kernel command line, e.g. libata.dma=0"
 	opt --disk FILE+ "disk image, in the order primary master, primary slave, secondary master, secondary slave (ich5-sata: SATA port 0, port 1, then the master and slave of the PATA side a combined --device-opt sata-map=N routes to its channels).  An existing image's format is read from its content; FILE,format=FMT forces one; 'none' leaves the position empty.  A missing image is created (qcow2 for *.qcow2, raw otherwise) in an existing folder.  Default: \$ATALAB_CACHE/disks/disk0.img, locked while a run uses it"
 	opt --disk-size SIZE "size of the images this run creates (default 128M)"
+	opt --cdrom 'FILE|empty' "an ATAPI CD-ROM at the secondary master (ich5-sata: SATA port 1) with the disc image FILE (read-only, 2048-byte blocks: an ISO), or with an empty tray (docs/atapi.md); that position then takes no --disk"
 	opt --model NAME "atalab-ide personality, any case: piix4 (default), piix3, ich5, ich5-sata (see --list-models)"
 	opt --cable '40|80' "cable of both channels (default: the personality's); the guest reads it only where the controller reports it (ich5)"
 	opt --ide-mode 'legacy|native|native0|native1' "the channels the firmware leaves in native PCI mode: none (legacy, the default), both, the primary or the secondary; a native channel is decoded through its BARs and interrupts on the PCI INTA# line (ich5, ich5-sata; docs/timing.md)"
@@ -82,6 +83,7 @@ run_check_options() {
 	RUN_DRIVER=${OPT[--driver]:-ata_piix}
 	RUN_TIMEOUT=${OPT[--timeout]:-$default_timeout}
 	RUN_DISK_SIZE=${OPT[--disk-size]:-128M}
+	RUN_CDROM=${OPT[--cdrom]:-}
 	RUN_MODEL=${OPT[--model]:-piix4}
 	RUN_CABLE=${OPT[--cable]:-}
 	RUN_IDE_MODE=${OPT[--ide-mode]:-}
@@ -150,6 +152,18 @@ run_check_options() {
 	fi
 	if [ "$RUN_CONTROLLER" = none ] && opt_given --disk; then
 		usage_error "--disk has no effect with --controller none (no controller to attach it to)"
+	fi
+	if [ -n "$RUN_CDROM" ]; then
+		[ "$RUN_CONTROLLER" = atalab ] || usage_error "--cdrom has no effect with --controller $RUN_CONTROLLER (only atalab-ide has it)"
+		[ "$RUN_CDROM" = empty ] || [ -f "$RUN_CDROM" ] || [ -b "$RUN_CDROM" ] ||
+			usage_error "--cdrom $RUN_CDROM: no such file (give a disc image, or 'empty')"
+		# The CD-ROM's position is the third --disk's (the second's on
+		# ich5-sata, whose drive2 is SATA port 1).
+		local at=2
+		[ "$RUN_MODEL" = ich5-sata ] && at=1
+		if [ ${#RUN_DISKS[@]} -gt $at ] && [ "${RUN_DISKS[$at]}" != none ]; then
+			usage_error "--cdrom takes the position of --disk number $((at + 1)) ('${RUN_DISKS[$at]}'): give 'none' there"
+		fi
 	fi
 	for d in "${RUN_DISKS[@]}"; do disk_check_spec "$d"; done
 	[ ${#OPT_ARGS[@]} -gt 0 ] || OPT_ARGS=(probe)
@@ -251,6 +265,14 @@ run_prepare() {
 		esac
 	done
 	[ -z "$dflt" ] || disk_lock_default "$dflt"
+	if [ -n "$RUN_CDROM" ]; then
+		if [ "$RUN_CDROM" = empty ]; then
+			RUN_DRIVE_ARGS+=(-drive "if=none,id=cdrom,media=cdrom")
+		else
+			RUN_DRIVE_ARGS+=(-drive "if=none,id=cdrom,media=cdrom,readonly=on,format=raw,file.filename=$(qemu_escape "$(readlink -f "$RUN_CDROM")")")
+		fi
+		dev="$dev,drive2=cdrom,kind2=cd"
+	fi
 	[ -n "$RUN_CABLE" ] && dev="$dev,cable0=$RUN_CABLE,cable1=$RUN_CABLE"
 	[ -n "$RUN_IDE_MODE" ] && dev="$dev,mode=$RUN_IDE_MODE"
 	if [ -n "$RUN_TRACE" ]; then

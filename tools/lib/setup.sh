@@ -5,15 +5,16 @@ ATALAB_PACKAGES=(
 	build-essential gcc-multilib pkg-config git meson ninja-build python3 python3-venv
 	libglib2.0-dev libpixman-1-dev zlib1g-dev libfdt-dev flex bison dpkg-dev
 	bc libelf-dev libssl-dev dwarves kmod rsync xz-utils
-	busybox-static cpio seabios gdb hdparm smartmontools sg3-utils
+	busybox-static cpio seabios gdb hdparm smartmontools sg3-utils eject
 	clang libclang-rt-14-dev sparse
 	"linux-source-$ATALAB_KERNEL_SERIES"
 )
 # Programs only the tests and campaigns run (no build output depends on
 # them, so they are not part of any cache key): GNU parallel, lcov,
 # gtkwave (its VCD reader checks tools/atalab trace vcd's output) and
-# chromium (headless, it opens tools/atalab trace report's pages).
-ATALAB_TEST_PACKAGES=(parallel lcov gtkwave chromium)
+# chromium (headless, it opens tools/atalab trace report's pages) and
+# genisoimage (the CD-ROM tests' ISO images).
+ATALAB_TEST_PACKAGES=(parallel lcov gtkwave chromium genisoimage)
 
 ATALAB_SRC_LIST=/etc/apt/sources.list.d/atalab-deb-src.sources
 

@@ -972,39 +972,80 @@ static void drive_access(Replay *rp, const Rec *e)
  * the recorded sum (data_to_write); the bytes read are checked against the
  * recorded sum (data_check), or, in a repeat, hashed for the repeat's sums.
  */
+static bool same_device(const Rec *r, const void *arg)
+{
+    const Rec *e = arg;
+
+    return r->r.channel == e->r.channel && r->r.unit == e->r.unit;
+}
+
+/*
+ * A packet device's command packet is a data-out block whose bytes the
+ * packet record after it holds (cdb=): the bytes to write, in buf, or NULL
+ * for any other block.
+ */
+static const uint8_t *packet_bytes(Replay *rp, const Rec *e, uint64_t bytes,
+                                   uint8_t buf[12])
+{
+    const Rec *p = bytes == 12 ? ahead(rp, ATALAB_REC_ATA_PACKET, true,
+                                       same_device, e) : NULL;
+    const char *hex = p ? atalab_trace_get(&p->r, "cdb") : NULL;
+    unsigned i;
+
+    if (!hex || strlen(hex) != 2 + 24) {
+        return NULL;
+    }
+    for (i = 0; i < 12; i++) {
+        buf[i] = g_ascii_xdigit_value(hex[2 + 2 * i]) << 4 |
+                 g_ascii_xdigit_value(hex[3 + 2 * i]);
+    }
+    return buf;
+}
+
 static void drive_data(Replay *rp, const Rec *e, bool in_repeat)
 {
     const AtalabTraceRecord *r = &e->r;
+    uint8_t cdb[12];
     uint64_t bytes = get_u64(e, "bytes", 0), i;
     uint32_t sum = get_u64(e, "sum", 0);
     const char *width = atalab_trace_get(r, "width");
-    unsigned size = !g_strcmp0(width, "4") ? 4 : 2, b, drive;
+    /*
+     * mixed: as Linux's ata_sff_data_xfer32 does it, 32-bit accesses, then
+     * a 16-bit one for a block that is not a multiple of 4 (a packet
+     * device's)
+     */
+    bool mixed = !g_strcmp0(width, "mixed");
+    unsigned size = !g_strcmp0(width, "4") || mixed ? 4 : 2, b, drive;
     bool in = !g_strcmp0(atalab_trace_word(r, 0), "in");
     g_autofree uint8_t *got = NULL;
     const uint8_t *put = NULL;
 
-    if (bytes > DATA_MAX || bytes % size) {
+    if (bytes > DATA_MAX || bytes % (mixed ? 2 : size)) {
         bad_input(rp, e->line, "a data block of %" PRIu64 " bytes in "
                   "accesses of %u", bytes, size);
         return;
     }
     if (in) {
         got = g_malloc(bytes);
-    } else if (!(put = data_to_write(rp, sum, bytes, in_repeat))) {
+    } else if (!(put = packet_bytes(rp, e, bytes, cdb)) &&
+               !(put = data_to_write(rp, sum, bytes, in_repeat))) {
         return;
     }
-    for (i = 0; i < bytes / size && rp->status == REPLAY_SAME; i++) {
+    for (i = 0; i < bytes && rp->status == REPLAY_SAME; i += size) {
         uint32_t v = 0;
 
+        if (bytes - i < size) {
+            size = 2;           /* the tail of a mixed block */
+        }
         rp->accesses++;
         if (in) {
             v = atalab_ctrl_cmd_read(rp->c, r->channel, 0, size);
             for (b = 0; b < size; b++) {
-                got[i * size + b] = v >> (8 * b);
+                got[i + b] = v >> (8 * b);
             }
         } else {
             for (b = 0; b < size; b++) {
-                v |= (uint32_t)put[i * size + b] << (8 * b);
+                v |= (uint32_t)put[i + b] << (8 * b);
             }
             atalab_ctrl_cmd_write(rp->c, r->channel, 0, v, size);
         }

@@ -18,6 +18,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ata-internal.h"
@@ -116,13 +117,20 @@ void atalab_atapi_packet_filled(AtalabDrive *d)
 {
     AtapiState *p = &d->packet;
 
+    char cdb[2 * ATAPI_CDB_SIZE + 1];
+    unsigned i;
+
     memcpy(p->cdb, d->pio_buf, ATAPI_CDB_SIZE);
     d->data_pos = d->data_end = 0;
     d->phase = ATA_PHASE_NODATA;
     d->status = ATA_STAT_BSY | ATA_STAT_DRDY;
-    atalab_trace(d->host, "ata%u packet d%u 0x%02x %s dma=%d limit=%u",
-                 d->bus->index, d->unit, p->cdb[0],
-                 atalab_atapi_cdb_name(p->cdb[0]), p->dma, p->limit);
+    for (i = 0; i < ATAPI_CDB_SIZE; i++) {
+        snprintf(&cdb[2 * i], 3, "%02x", p->cdb[i]);
+    }
+    /* The whole packet: what a diff compares, what replay feeds again */
+    atalab_trace(d->host, "ata%u packet d%u 0x%02x %s dma=%d limit=%u "
+                 "cdb=0x%s", d->bus->index, d->unit, p->cdb[0],
+                 atalab_atapi_cdb_name(p->cdb[0]), p->dma, p->limit, cdb);
     atalab_atapi_execute(d);
 }
 

@@ -52,7 +52,7 @@ typedef enum AtalabTraceUnit {
     X(ATA_ERROR, "ata", "error", ATALAB_UNIT_DEV, "WORD", \
       "cmd:hex status:hex error:hex seq:dec") \
     X(ATA_PACKET, "ata", "packet", ATALAB_UNIT_DEV, "HEX WORD", \
-      "dma:bool limit:dec seq:dec") \
+      "dma:bool limit:dec cdb:hex seq:dec") \
     X(ATA_CHECK, "ata", "check", ATALAB_UNIT_DEV, "HEX", \
       "key:hex asc:hex ascq:hex seq:dec") \
     X(ATA_IO, "ata", "io", ATALAB_UNIT_DEV, "read|write|flush pre-image?", \
