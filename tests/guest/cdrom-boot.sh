@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# SeaBIOS (Debian's, unmodified) boots an El Torito CD from atalab-ide's
+# CD-ROM: a no-emulation boot image made here, which prints a line on the
+# serial port and halts.  No kernel, no -kernel: the firmware finds the
+# controller, the packet device by its signature, reads the boot catalog
+# and the image with PIO packet commands (READ(10) with a byte count limit
+# of one block), and jumps to it.  Without the CD-ROM nothing boots.
+. "$(dirname "$0")/lib.sh"
+
+QEMU=${ATALAB_CACHE:-$HOME/.cache/atalab}/qemu/build/qemu-system-x86_64
+"$ATALAB" build >/dev/null 2>&1 || fail "build failed"
+command -v genisoimage >/dev/null || fail "genisoimage missing (tools/atalab setup installs it)"
+
+# The boot image: 16-bit code at 0:7C00 (the El Torito default load
+# segment 07C0h), printing MSG on COM1 and halting.
+MSG="ATALAB EL TORITO BOOT OK"
+cat >"$WORK/boot.S" <<EOF
+	.code16
+	.globl _start
+_start:
+	cli
+	xor %ax, %ax
+	mov %ax, %ds
+	mov \$msg, %si
+	mov \$0x3f8, %dx
+1:	lodsb
+	test %al, %al
+	jz 2f
+	out %al, %dx
+	jmp 1b
+2:	hlt
+	jmp 2b
+msg:	.asciz "$MSG\r\n"
+EOF
+mkdir "$WORK/iso"
+as --32 -o "$WORK/boot.o" "$WORK/boot.S" || fail "as failed"
+ld -m elf_i386 -Ttext 0x7c00 -e _start --oformat binary -o "$WORK/iso/boot.bin" "$WORK/boot.o" ||
+	fail "ld failed"
+truncate -s 2048 "$WORK/iso/boot.bin"
+genisoimage -quiet -V BOOT -no-emul-boot -boot-load-size 4 -b boot.bin -o "$WORK/boot.iso" "$WORK/iso" ||
+	fail "genisoimage failed"
+
+# boot SECONDS [atalab-ide options]: firmware only, serial to $WORK/serial;
+# waits for MSG up to SECONDS.  0: it came.
+boot() {
+	local pid i rc=1 secs=$1
+	shift
+	: >"$WORK/serial"
+	"$QEMU" -M q35 -accel tcg -m 128 -smp 1 -nodefaults -display none -vga none -no-reboot \
+		-L "${QEMU%/*}/pc-bios/optionrom" -L /usr/share/seabios -serial "file:$WORK/serial" \
+		-drive "if=none,id=cd,media=cdrom,readonly=on,format=raw,file.filename=$WORK/boot.iso" \
+		-device "atalab-ide,trace=$WORK/trace$*" 2>"$WORK/qemu.err" &
+	pid=$!
+	for i in $(seq $((secs * 10))); do
+		if grep -q "$MSG" "$WORK/serial"; then rc=0; break; fi
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	kill $pid 2>/dev/null || true
+	wait $pid 2>/dev/null || true
+	return $rc
+}
+
+t0=$SECONDS
+boot 90 ",drive2=cd,kind2=cd" || fail "SeaBIOS did not boot the CD: serial: $(head -c 300 "$WORK/serial"); $(cat "$WORK/qemu.err")"
+grep -q ' ata1 packet d0 0x28 READ_10 dma=0 limit=2048 ' "$WORK/trace" ||
+	fail "no PIO READ(10) by the firmware in the trace: $(grep ' packet ' "$WORK/trace" | head -5)"
+echo "ok: SeaBIOS boots the El Torito image from the CD-ROM ($(grep -c ' packet ' "$WORK/trace") packet commands)"
+
+# The same machine with the CD-ROM's position empty: nothing to boot, in
+# three times as long as the boot took (10 s at least).
+took=$((SECONDS - t0))
+boot $((took * 3 > 10 ? took * 3 : 10)) "" && fail "something booted without the CD-ROM"
+echo "ok: without the CD-ROM the image never runs"
