@@ -368,6 +368,61 @@ static void atalab_trace_flush(Notifier *n, void *data)
 }
 
 /*
+ * A CD-ROM's removable medium, for the monitor's eject, change and
+ * blockdev-open-tray/-close-tray (docs/atapi.md): the core's tray follows.
+ */
+static void atalab_cd_change_media(void *opaque, bool load, Error **errp)
+{
+    AtalabIdeCd *cd = opaque;
+    BlockBackend *blk = cd->s->blk[cd->disk];
+    uint64_t sectors = 0;
+
+    if (load && blk_is_inserted(blk)) {
+        int64_t len;
+
+        /* The block layer sizes only a medium behind a closed tray. */
+        cd->closing = true;
+        len = blk_getlength(blk);
+        cd->closing = false;
+        sectors = len > 0 ? len / 512 : 0;
+    }
+    if (cd->s->ctrl) {
+        atalab_ctrl_cd_tray(cd->s->ctrl, cd->disk, !load, sectors);
+    }
+}
+
+static void atalab_cd_eject_request(void *opaque, bool force)
+{
+    AtalabIdeCd *cd = opaque;
+
+    if (cd->s->ctrl) {
+        atalab_ctrl_cd_eject_request(cd->s->ctrl, cd->disk, force);
+    }
+}
+
+static bool atalab_cd_is_tray_open(void *opaque)
+{
+    AtalabIdeCd *cd = opaque;
+
+    return !cd->closing && cd->s->ctrl &&
+           atalab_ctrl_cd_tray_open(cd->s->ctrl, cd->disk);
+}
+
+static bool atalab_cd_is_medium_locked(void *opaque)
+{
+    AtalabIdeCd *cd = opaque;
+
+    return cd->s->ctrl && atalab_ctrl_cd_locked(cd->s->ctrl, cd->disk);
+}
+
+static const BlockDevOps atalab_cd_ops = {
+    .change_media_cb = atalab_cd_change_media,
+    .eject_request_cb = atalab_cd_eject_request,
+    .is_tray_open = atalab_cd_is_tray_open,
+    .is_medium_locked = atalab_cd_is_medium_locked,
+};
+
+/*
  * A CD-ROM at position i: read-only, its disc the drive's medium (none: an
  * empty tray, from a -drive without a file).
  */
@@ -387,6 +442,8 @@ static bool atalab_attach_cd(AtalabIdeState *s, unsigned i,
                      errp) < 0) {
         return false;
     }
+    s->cd[i] = (AtalabIdeCd) { .s = s, .disk = i };
+    blk_set_dev_ops(blk, &atalab_cd_ops, &s->cd[i]);
     cfg->present = true;
     if (!blk_is_inserted(blk)) {
         return true;

@@ -36,6 +36,13 @@ typedef struct AtalabIdeChannel {
     MemoryRegion ctl_bar;
 } AtalabIdeChannel;
 
+/* A CD-ROM position, as its BlockBackend's device ops see it. */
+typedef struct AtalabIdeCd {
+    AtalabIdeState *s;
+    unsigned disk;              /* the host's drive number */
+    bool closing;               /* the tray is closing: it reads closed */
+} AtalabIdeCd;
+
 struct AtalabIdeState {
     PCIDevice parent_obj;
 
@@ -52,6 +59,7 @@ struct AtalabIdeState {
     char *drive_serial[ATALAB_DRIVES];
     char *drive_fwrev[ATALAB_DRIVES];
     char *drive_kind[ATALAB_DRIVES];    /* "disk" (default) or "cd" */
+    AtalabIdeCd cd[ATALAB_DRIVES];
     uint32_t cable[ATALAB_CHANNELS];    /* 40, 80; 0: personality default */
     bool strict;
     BlockdevOnError rerror, werror;

@@ -104,6 +104,40 @@ has_line closed "eject -t"
 has_line "$(head -c 32768 "$WORK/disc.iso" | sha256sum | cut -d' ' -f1)" "read after closing the tray"
 echo "ok: eject opens the tray (no medium), eject -t closes it and the disc reads again"
 
+# The host changes the disc at run time (the monitor's change command:
+# tray open, other disc, tray closed): the guest gets a unit attention,
+# reads the new disc, and the run replays with the tray moves in it.
+mkdir "$WORK/tree2"
+head -c 700000 /dev/urandom >"$WORK/tree2/other.bin"
+genisoimage -quiet -r -V SECOND -o "$WORK/disc2.iso" "$WORK/tree2" || fail "genisoimage failed"
+mon=$WORK/monitor.sock
+"$ATALAB" run --quiet --log "$WORK/console.log" --cdrom "$WORK/disc.iso" --disk "$WORK/disk.img" \
+	--disk-size 16M --monitor "$mon" --trace "$WORK/trace" -- sh -c '
+	echo "label=$(blkid -o value -s LABEL /dev/sr0)"; echo ready
+	i=0
+	while [ $i -lt 300 ] && [ "$(blkid -p -o value -s LABEL /dev/sr0 2>/dev/null)" != SECOND ]; do
+		sleep 0.2; i=$((i + 1))
+	done
+	echo "label=$(blkid -o value -s LABEL /dev/sr0)"
+	echo "sum=$(dd if=/dev/sr0 bs=64k 2>/dev/null | sha256sum | cut -d" " -f1)"' \
+	>"$WORK/stdout" 2>"$WORK/stderr" &
+run=$!
+wait_for_line "$WORK/stdout" ready $run || { wait $run || true; fail "guest never got ready: $(cat "$WORK/stderr")"; }
+"$ATALAB" monitor "$mon" "change cdrom $WORK/disc2.iso raw read-only" >"$WORK/hmp.txt" ||
+	fail "the monitor's change failed: $(cat "$WORK/hmp.txt")"
+wait $run || fail "the guest failed after the disc change: $(cat "$WORK/stdout" "$WORK/stderr")"
+has_line "label=ATALABCD" "before the change"
+has_line "label=SECOND" "after the change"
+has_line "sum=$(sha256sum <"$WORK/disc2.iso" | cut -d' ' -f1)" "the new disc read back"
+grep -q ' ata1 media d0 open ' "$WORK/trace" &&
+	grep -q " ata1 media d0 closed sectors=$(($(stat -c %s "$WORK/disc2.iso") / 512)) " "$WORK/trace" ||
+	fail "the tray moves are not in the trace: $(grep ' media ' "$WORK/trace")"
+grep -q ' ata1 check d0 0x.. key=0x6 asc=0x28 ascq=0x00 ' "$WORK/trace" ||
+	fail "no unit attention 28/00 after the change: $(grep ' ata1 check' "$WORK/trace" | head -5)"
+"$ATALAB" trace replay "$WORK/trace" >"$WORK/replay.txt" 2>&1 ||
+	fail "the disc-change run does not replay: $(head -14 "$WORK/replay.txt")"
+echo "ok: the monitor's change: the guest sees unit attention 28/00 and reads the new disc; the run replays"
+
 expect_status 0 --cdrom empty --disk "$WORK/disk.img" --disk-size 16M --trace "$WORK/trace" -- sh -c '
 	test -b /dev/sr0 && echo sr0
 	dd if=/dev/sr0 of=/dev/null bs=2048 count=1 2>/dev/null && echo read-empty; true'

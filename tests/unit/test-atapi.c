@@ -490,6 +490,48 @@ static void test_packet_bounds(void)
     rig_free(r);
 }
 
+/* The host moves the tray (QEMU's eject and change commands). */
+static void test_host_media(void)
+{
+    static const uint8_t cap[12] = { 0x25 };
+    static const uint8_t lock[12] = { 0x1E, 0, 0, 0, 1 };
+    Rig *r = cd_rig(CD_SECTORS);
+    uint8_t ev, media, buf[8];
+
+    g_assert_false(atalab_ctrl_cd_tray_open(r->c, CD));
+    g_assert_true(atalab_ctrl_cd_tray(r->c, CD, true, 0));
+    g_assert_true(atalab_ctrl_cd_tray_open(r->c, CD));
+    test_unit_ready(r);
+    assert_check(r, 0x2, 0x3A, 0x02);
+    get_event(r, &ev, &media);
+    g_assert_cmphex(ev, ==, 0x03);
+    /* another disc, half the size (the host's image stays as it was) */
+    g_assert_true(atalab_ctrl_cd_tray(r->c, CD, false, CD_SECTORS / 2));
+    g_assert_true(fake_host_trace_has(&r->fh, "media d0 closed sectors=800"));
+    test_unit_ready(r);
+    assert_check(r, 0x6, 0x28, 0x00);
+    get_event(r, &ev, &media);
+    g_assert_cmphex(ev, ==, 0x02);
+    g_assert_cmphex(media, ==, 0x02);
+    packet(r, cap, 8, false);
+    g_assert_cmpuint(read_reply(r, buf, sizeof(buf), 8), ==, 8);
+    assert_end(r, ST_READY);
+    g_assert_cmpuint(buf[2] << 8 | buf[3], ==, CD_BLOCKS / 2 - 1);
+    /* an eject request while locked: the guest is told; force unlocks */
+    packet(r, lock, 0, false);
+    assert_end(r, ST_READY);
+    g_assert_true(atalab_ctrl_cd_locked(r->c, CD));
+    g_assert_true(atalab_ctrl_cd_eject_request(r->c, CD, false));
+    g_assert_true(atalab_ctrl_cd_locked(r->c, CD));
+    get_event(r, &ev, &media);
+    g_assert_cmphex(ev, ==, 0x01);
+    g_assert_true(atalab_ctrl_cd_eject_request(r->c, CD, true));
+    g_assert_false(atalab_ctrl_cd_locked(r->c, CD));
+    /* a disk is no CD-ROM */
+    g_assert_false(atalab_ctrl_cd_tray(r->c, 0, true, 0));
+    rig_free(r);
+}
+
 static void test_header(void)
 {
     Rig *r = rig_new_cd(0x1, 1u << CD, CD_SECTORS);
@@ -520,5 +562,6 @@ int main(int argc, char **argv)
     g_test_add_func("/atapi/device-reset", test_device_reset);
     g_test_add_func("/atapi/packet-bounds", test_packet_bounds);
     g_test_add_func("/atapi/header", test_header);
+    g_test_add_func("/atapi/host-media", test_host_media);
     return g_test_run();
 }

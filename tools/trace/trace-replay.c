@@ -18,6 +18,7 @@
 #include "trace-normalize.h"
 
 #define LOOKAHEAD       100000  /* records a host question looks ahead */
+#define HOIST_WINDOW    512     /* records a late status poll is sought in */
 #define CYCLE_MAX       16      /* the writer's longest cycle */
 #define DATA_MAX        (256 * 512)  /* the largest DRQ block */
 
@@ -27,6 +28,7 @@ typedef struct Rec {
     unsigned served;            /* bm prd: descriptors handed to the core */
     uint32_t region;            /* bm prd, normalized trace: where its go */
     bool delivered;             /* io-done: delivered early (a drain) */
+    bool hoisted;               /* status poll: its first read done early */
 } Rec;
 
 typedef struct ReplayReq {
@@ -959,11 +961,51 @@ static void drive_access(Replay *rp, const Rec *e)
         !g_strcmp0(atalab_trace_get(r, "reg"), "BMIDTPX") && rp->normalized) {
         value = 0;
     }
-    for (i = 0; i < polls && rp->status == REPLAY_SAME; i++) {
+    for (i = e->hoisted; i < polls && rp->status == REPLAY_SAME; i++) {
         if (i + 1 == polls) {
             clock_to(rp, last);
         }
         access(rp, r, value);
+    }
+}
+
+static bool is_status_read(const Rec *e)
+{
+    const char *reg = atalab_trace_get(&e->r, "reg");
+
+    return e->r.kind == ATALAB_REC_ACCESS && !e->r.write &&
+           (!g_strcmp0(reg, "Status") || !g_strcmp0(reg, "AltStatus"));
+}
+
+/*
+ * The writer holds a run of status reads until it ends, so a channel's
+ * poll can stand in the file after records of the other channel that came
+ * while it waited (SeaBIOS probes one channel while a packet command of
+ * the other reads its disc).  Its first read ended the channel's run
+ * before it, so it goes in time order: before record e, every later
+ * status read of another channel that began before e, with no record of
+ * its own channel between.
+ */
+static void hoist_polls(Replay *rp, const Rec *e)
+{
+    bool busy[ATALAB_CHANNELS] = { false };
+    uint64_t j;
+    Rec *r;
+
+    for (j = rp->drv + 1; j < rp->drv + HOIST_WINDOW && (r = at(rp, j));
+         j++) {
+        int ch = r->r.channel;
+
+        if (ch < 0 || ch >= ATALAB_CHANNELS) {
+            continue;
+        }
+        if (!busy[ch] && !r->hoisted && ch != e->r.channel &&
+            r->r.time < e->r.time && is_status_read(r)) {
+            clock_to(rp, r->r.time);
+            access(rp, &r->r, r->r.value);
+            r->hoisted = true;
+        }
+        busy[ch] = true;
     }
 }
 
@@ -1088,6 +1130,26 @@ static void drive_io_done(Replay *rp, Rec *e)
     }
     e->delivered = true;
     answer(rp, drive, get_i64(e, "ret", 0));
+}
+
+/* The host moved a CD-ROM's tray (the monitor's eject, change). */
+static void drive_media(Replay *rp, const Rec *e)
+{
+    const char *what = atalab_trace_word(&e->r, 0);
+    unsigned disk = rec_disk(rp, &e->r);
+    bool ok;
+
+    if (!g_strcmp0(what, "eject-request")) {
+        ok = atalab_ctrl_cd_eject_request(rp->c, disk,
+                                          get_u64(e, "force", 0));
+    } else {
+        ok = atalab_ctrl_cd_tray(rp->c, disk, !g_strcmp0(what, "open"),
+                                 get_u64(e, "sectors", 0));
+    }
+    if (!ok) {
+        diverge(rp, NULL, "the recording's tray moves on drive %u, which "
+                "the replayed core has no CD-ROM at", disk);
+    }
 }
 
 static void drive_timer(Replay *rp, const Rec *e)
@@ -1217,6 +1279,9 @@ static void drive_one(Replay *rp, Rec *e, bool in_repeat)
     case ATALAB_REC_ATA_FAULT_TIMER:
         drive_timer(rp, e);
         break;
+    case ATALAB_REC_ATA_MEDIA:
+        drive_media(rp, e);
+        break;
     default:
         break;
     }
@@ -1252,6 +1317,9 @@ static void run(Replay *rp)
         rp->input = e;
         drive_host_call(rp, e, rp->drv);
         if (rp->status == REPLAY_SAME && rp->drv >= rp->cmp) {
+            if (e->r.channel >= 0) {
+                hoist_polls(rp, e);
+            }
             drive_one(rp, e, false);
         }
         history_add(rp, e);

@@ -370,6 +370,19 @@ void atalab_ata_faults_changed(AtalabAtaBus *bus);
 /* Requests in flight on the bus's drives (0, 1 or 2). */
 unsigned atalab_ata_bus_inflight(const AtalabAtaBus *bus);
 
+/*
+ * A CD-ROM's tray, moved from outside the guest (the host's media commands,
+ * docs/atapi.md): opened, or closed on a disc of sectors 512-byte sectors
+ * (0: no disc).  The guest learns of it by media events and, after a
+ * close on a disc, a unit attention.
+ */
+void atalab_ata_cd_tray(AtalabDrive *d, bool open, uint64_t sectors);
+/* The host asks for the disc (eject button): a media event; force unlocks. */
+void atalab_ata_cd_eject_request(AtalabDrive *d, bool force);
+bool atalab_ata_cd_tray_open(const AtalabDrive *d);
+/* PREVENT ALLOW MEDIUM REMOVAL holds the disc in. */
+bool atalab_ata_cd_locked(const AtalabDrive *d);
+
 /* Name for traces: every standard opcode has one (RESERVED_xx/VENDOR_xx). */
 const char *atalab_ata_cmd_name(uint8_t opcode);
 

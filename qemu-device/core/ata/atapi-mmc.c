@@ -15,10 +15,12 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ata-internal.h"
+#include "../trace/trace.h"
 
 /* Sense keys (SPC-3, sense key descriptions) */
 #define KEY_NOT_READY           0x2
@@ -502,6 +504,52 @@ const char *atalab_atapi_cdb_name(uint8_t opcode)
         g_once_init_leave(&once, 1);
     }
     return names[opcode];
+}
+
+void atalab_ata_cd_tray(AtalabDrive *d, bool open, uint64_t sectors)
+{
+    AtapiState *p = &d->packet;
+
+    if (open) {
+        if (!p->tray_open && p->medium) {
+            p->media_event = 0x03;      /* media removal */
+        }
+        p->tray_open = true;
+        atalab_trace(d->host, "ata%u media d%u open", d->bus->index,
+                     d->unit);
+        return;
+    }
+    d->native_sectors = d->sectors = d->sectors_nv = sectors;
+    p->medium = sectors > 0;
+    p->tray_open = false;
+    if (p->medium) {
+        p->media_event = 0x02;          /* new media */
+        p->ua_asc = ASC_MEDIUM_CHANGED;
+    }
+    atalab_trace(d->host, "ata%u media d%u closed sectors=%" PRIu64,
+                 d->bus->index, d->unit, sectors);
+}
+
+void atalab_ata_cd_eject_request(AtalabDrive *d, bool force)
+{
+    AtapiState *p = &d->packet;
+
+    p->media_event = 0x01;              /* eject request */
+    if (force) {
+        p->locked = false;
+    }
+    atalab_trace(d->host, "ata%u media d%u eject-request force=%d",
+                 d->bus->index, d->unit, force);
+}
+
+bool atalab_ata_cd_tray_open(const AtalabDrive *d)
+{
+    return d->packet.tray_open;
+}
+
+bool atalab_ata_cd_locked(const AtalabDrive *d)
+{
+    return d->packet.locked;
 }
 
 void atalab_atapi_mmc_power_on(AtalabDrive *d)

@@ -152,6 +152,16 @@ unsigned atalab_ctrl_inflight(const AtalabCtrl *c, unsigned drive);
  * effect (INTRQ stays, no trace record); 0x00 for an absent drive.
  */
 uint8_t atalab_ctrl_drive_status(const AtalabCtrl *c, unsigned drive);
+/*
+ * The CD-ROM that is the host's drive number disk (docs/atapi.md): its
+ * tray opened, or closed on a disc of sectors (0: none); an eject request;
+ * its state.  false / nothing for a disk, or a disk MAP routes nowhere.
+ */
+bool atalab_ctrl_cd_tray(AtalabCtrl *c, unsigned disk, bool open,
+                         uint64_t sectors);
+bool atalab_ctrl_cd_eject_request(AtalabCtrl *c, unsigned disk, bool force);
+bool atalab_ctrl_cd_tray_open(const AtalabCtrl *c, unsigned disk);
+bool atalab_ctrl_cd_locked(const AtalabCtrl *c, unsigned disk);
 const AtalabPersonality *atalab_ctrl_personality(const AtalabCtrl *c);
 
 /*

@@ -740,6 +740,61 @@ uint8_t atalab_ctrl_drive_status(const AtalabCtrl *c, unsigned drive)
            0x00;
 }
 
+/* The CD-ROM that is host disk number disk, where MAP puts it; or NULL. */
+static AtalabDrive *cd_drive(const AtalabCtrl *c, unsigned disk)
+{
+    unsigned i;
+
+    for (i = 0; i < ATALAB_DRIVES; i++) {
+        const AtalabDrive *d = &c->chan[i / 2].bus.drive[i % 2];
+
+        if (d->attached && d->atapi && d->disk == disk) {
+            return (AtalabDrive *)d;
+        }
+    }
+    return NULL;
+}
+
+bool atalab_ctrl_cd_tray(AtalabCtrl *c, unsigned disk, bool open,
+                         uint64_t sectors)
+{
+    AtalabDrive *d = cd_drive(c, disk);
+
+    if (disk < ATALAB_DRIVES && !open) {
+        /* where MAP takes the disc next */
+        c->disk[disk].sectors = sectors;
+    }
+    if (!d) {
+        return false;
+    }
+    atalab_ata_cd_tray(d, open, sectors);
+    return true;
+}
+
+bool atalab_ctrl_cd_eject_request(AtalabCtrl *c, unsigned disk, bool force)
+{
+    AtalabDrive *d = cd_drive(c, disk);
+
+    if (d) {
+        atalab_ata_cd_eject_request(d, force);
+    }
+    return d;
+}
+
+bool atalab_ctrl_cd_tray_open(const AtalabCtrl *c, unsigned disk)
+{
+    AtalabDrive *d = cd_drive(c, disk);
+
+    return d && atalab_ata_cd_tray_open(d);
+}
+
+bool atalab_ctrl_cd_locked(const AtalabCtrl *c, unsigned disk)
+{
+    AtalabDrive *d = cd_drive(c, disk);
+
+    return d && atalab_ata_cd_locked(d);
+}
+
 const AtalabPersonality *atalab_ctrl_personality(const AtalabCtrl *c)
 {
     return c->pers;
