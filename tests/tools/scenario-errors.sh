@@ -24,6 +24,12 @@ expect 2 "^$WORK/rule.scenario:4:23: cmd wants an opcode \\(0x00-0xff\\), got '0
 bad_file deterministic "[scenario]\ndeterministic = often\n$good"
 expect 2 "^$WORK/deterministic.scenario:2:17: deterministic wants true or false$" -- \
 	scenario --check "$WORK/deterministic.scenario"
+bad_file cdrom "[scenario]\ndisks = 3\ncdrom = true\n$good"
+expect 2 "^$WORK/cdrom.scenario:3:9: cdrom takes the secondary master: disks wants 1 or 2 with it, got 3$" -- \
+	scenario --check "$WORK/cdrom.scenario"
+bad_file sense "[scenario]\ncdrom = true\n[faults]\nrule = sense id=s drive=2 sense=3/11\n$good"
+expect 2 "^$WORK/sense.scenario:4:33: sense wants KEY/ASC/ASCQ in hex" -- \
+	scenario --check "$WORK/sense.scenario"
 bad_file exit "[scenario]\n$good[expect]\nexit = abc\n"
 expect 2 "^$WORK/exit.scenario:5:8: exit wants a number from 0 to 255, got 'abc'$" -- \
 	scenario --check "$WORK/exit.scenario"

@@ -532,6 +532,108 @@ static void test_host_media(void)
     rig_free(r);
 }
 
+static void add_rule(Rig *r, const char *text)
+{
+    g_autofree char *err = NULL;
+
+    if (!atalab_faults_add(atalab_ctrl_faults(r->c), text, "test", 1, &err)) {
+        g_error("%s", err);
+    }
+    atalab_ctrl_faults_changed(r->c);
+}
+
+/* Fault rules on packet commands: sense, and the ATA kinds that apply. */
+static void test_faults(void)
+{
+    static const uint8_t tur[12] = { 0x00 };
+    Rig *r = cd_rig(CD_SECTORS);
+    uint8_t cdb[12], buf[2048];
+
+    /* sense=: CHECK CONDITION on the matching packet, once; no data */
+    add_rule(r, "sense id=s drive=2 cdb=0x28 sense=3/11/00 times=1");
+    test_unit_ready(r);
+    assert_end(r, ST_READY);
+    read10_cdb(cdb, 5, 1);
+    packet(r, cdb, 2048, false);
+    assert_check(r, 0x3, 0x11, 0x00);
+    g_assert_true(fake_host_trace_has(&r->fh, "rule=s kind=sense cmd=0xa0"));
+    g_assert_cmpuint(fake_host_pending(&r->fh), ==, 0);
+    packet(r, cdb, 2048, false);
+    g_assert_cmpuint(read_reply(r, buf, sizeof(buf), 2048), ==, 2048);
+    assert_end(r, ST_READY);
+    assert_disc(buf, 5, 2048);
+
+    /* a read fault by range: lba= counts 512-byte sectors */
+    add_rule(r, "unc id=u drive=2 class=read lba=400+4 times=1");
+    read10_cdb(cdb, 99, 1);
+    packet(r, cdb, 2048, false);
+    g_assert_cmpuint(read_reply(r, buf, sizeof(buf), 2048), ==, 2048);
+    assert_end(r, ST_READY);
+    read10_cdb(cdb, 100, 1);
+    packet(r, cdb, 2048, false);
+    assert_check(r, 0x3, 0x11, 0x00);
+
+    /* abrt: ABORTED COMMAND */
+    add_rule(r, "abrt id=a drive=2 cdb=0x00 times=1");
+    packet(r, tur, 0, false);
+    assert_check(r, 0xB, 0x00, 0x00);
+
+    /* lost-irq: the command ends, its interrupt never comes */
+    add_rule(r, "lost-irq id=l drive=2 cdb=0x00 times=1");
+    packet(r, tur, 0, false);
+    g_assert_false(r->fh.irq[CH]);
+    g_assert_cmphex(rig_status(r, CH), ==, ST_READY);
+
+    /* timeout: BSY until DEVICE RESET */
+    add_rule(r, "timeout id=t drive=2 cdb=0x00 times=1");
+    packet(r, tur, 0, false);
+    g_assert_cmphex(rig_altstatus(r, CH), ==, ST_BSY | ST_DRDY);
+    rig_command(r, CD, 0x08);
+    g_assert_cmphex(rig_altstatus(r, CH), ==, 0x00);
+    test_unit_ready(r);
+    assert_end(r, ST_READY);
+    rig_free(r);
+
+    /* A sense or cdb= rule never matches a disk's command */
+    r = rig_new(0x1);
+    add_rule(r, "sense id=s sense=3/11/00");
+    add_rule(r, "abrt id=c cdb=0x00");
+    g_assert_cmphex(rig_nodata(r, 0, 0xE5, 0, 0), ==, ST_READY);
+    rig_free(r);
+}
+
+static void test_fault_rules(void)
+{
+    static const struct {
+        const char *line, *error;
+    } bad[] = {
+        { "sense drive=2", "test:1:1: sense needs sense=KEY/ASC/ASCQ" },
+        { "sense sense=3/1g/00", "test:1:13: sense wants KEY/ASC/ASCQ" },
+        { "sense sense=13/11/00", "test:1:13: sense wants KEY/ASC/ASCQ" },
+        { "sense sense=3/11", "test:1:13: sense wants KEY/ASC/ASCQ" },
+        { "unc sense=3/11/00", "test:1:1: sense= is for sense rules" },
+        { "abrt cdb=0x100", "test:1:10: cdb wants a packet's operation code" },
+    };
+    AtalabFaults *f = atalab_faults_new(1);
+    g_autofree char *list = NULL;
+    unsigned i;
+
+    for (i = 0; i < G_N_ELEMENTS(bad); i++) {
+        g_autofree char *err = NULL;
+
+        g_assert_false(atalab_faults_add(f, bad[i].line, "test", 1, &err));
+        if (!g_str_has_prefix(err, bad[i].error)) {
+            g_error("'%s': '%s', want '%s'", bad[i].line, err, bad[i].error);
+        }
+    }
+    g_assert_true(atalab_faults_parse_text(f,
+                  "sense id=x drive=2 cdb=0x28 sense=3/11/00\n", "t", NULL));
+    list = atalab_faults_list(f);
+    g_assert_nonnull(strstr(list, "sense id=x drive=2 cdb=0x28 "));
+    g_assert_nonnull(strstr(list, " sense=3/11/00"));
+    atalab_faults_free(f);
+}
+
 static void test_header(void)
 {
     Rig *r = rig_new_cd(0x1, 1u << CD, CD_SECTORS);
@@ -563,5 +665,7 @@ int main(int argc, char **argv)
     g_test_add_func("/atapi/packet-bounds", test_packet_bounds);
     g_test_add_func("/atapi/header", test_header);
     g_test_add_func("/atapi/host-media", test_host_media);
+    g_test_add_func("/atapi/faults", test_faults);
+    g_test_add_func("/atapi/fault-rules", test_fault_rules);
     return g_test_run();
 }

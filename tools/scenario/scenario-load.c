@@ -447,7 +447,7 @@ Scenario *scenario_load(const char *path)
                                           "expect", NULL };
     static const char *const scenario_keys[] = {
         "description", "model", "cable", "driver", "disks", "disk-size",
-        "append", "seed", "timeout", "deterministic", NULL,
+        "append", "seed", "timeout", "deterministic", "cdrom", NULL,
     };
     static const char *const workload_keys[] = {
         "setup", "run", "scsi-timeout", "retries", NULL,
@@ -544,6 +544,11 @@ Scenario *scenario_load(const char *path)
     ok &= get_uint(&ld, "scenario", "timeout", 120, 3600, &v);
     s->timeout = v ? v : 120;
     ok &= get_bool(&ld, "scenario", "deterministic", &s->deterministic);
+    ok &= get_bool(&ld, "scenario", "cdrom", &s->cdrom);
+    if (s->cdrom && s->disks > 2) {
+        ok = bad(&ld, "scenario", "cdrom", "cdrom takes the secondary "
+                 "master: disks wants 1 or 2 with it, got %u", s->disks);
+    }
     /* [faults]: rule, rule.NAME, in file order, as the device will get them */
     have = g_key_file_get_keys(ld.kf, "faults", NULL, NULL);
     faults = atalab_faults_new(0);

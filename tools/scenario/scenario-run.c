@@ -26,10 +26,13 @@ static char *guest_script(const Scenario *s)
     for (i = 0; i < s->disks; i++) {
         g_string_append_printf(g, "DISK%u=$(blk-of %u)\n", i, i);
     }
+    if (s->cdrom) {
+        g_string_append(g, "CDROM=sr0\n");
+    }
     g_string_append(g, "h=/proc/sys/kernel/hung_task_timeout_secs\n"
                     "[ ! -w $h ] || echo 0 >$h\n");
     if (s->scsi_timeout >= 0) {
-        g_string_append_printf(g, "for t in /sys/block/sd*/device/timeout; "
+        g_string_append_printf(g, "for t in /sys/block/s[dr]*/device/timeout; "
                                "do echo %d >$t; done\n",
                                s->scsi_timeout ? s->scsi_timeout : 1);
     }
@@ -62,6 +65,27 @@ static char *guest_script(const Scenario *s)
 static char *atalab_cmd(void)
 {
     return g_build_filename(atalab_root, "tools", "atalab", NULL);
+}
+
+/*
+ * The CD-ROM's disc: 4 MiB whose 2048-byte block N holds N (32 bits, big
+ * endian) then the bytes of block N's pattern, so a workload can check what
+ * it read; the same for every scenario and seed.
+ */
+static char *disc_image(const Scenario *s, const char *dir)
+{
+    char *path = g_build_filename(dir, "disc.iso", NULL);
+    size_t size = 4u << 20, i;
+    uint8_t *buf = g_malloc(size);
+
+    for (i = 0; i < size; i++) {
+        size_t block = i / 2048, at = i % 2048;
+
+        buf[i] = at < 4 ? block >> (8 * (3 - at)) : (uint8_t)(block * 7 + at);
+    }
+    g_file_set_contents(path, (const char *)buf, size, NULL);
+    g_free(buf);
+    return path;
 }
 
 /* argv of the run: the scenario's machine, its rules, its workload. */
@@ -98,6 +122,10 @@ static GPtrArray *run_argv(const Scenario *s, const char *dir)
     for (i = 0; i < s->disks; i++) {
         g_ptr_array_add(a, g_strdup("--disk"));
         g_ptr_array_add(a, g_strdup_printf("%s/disk%u.img", dir, i));
+    }
+    if (s->cdrom) {
+        g_ptr_array_add(a, g_strdup("--cdrom"));
+        g_ptr_array_add(a, disc_image(s, dir));
     }
     if (s->rules->len) {
         g_ptr_array_add(a, g_strdup("--faults"));

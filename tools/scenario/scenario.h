@@ -35,6 +35,7 @@ typedef struct Scenario {
     guint64 seed;
     unsigned timeout;
     bool deterministic;         /* run --deterministic */
+    bool cdrom;                 /* a CD-ROM at the secondary master */
     GPtrArray *rules;           /* char *: rule lines */
     GPtrArray *rule_ids;        /* char *: their ids */
     char *setup;                /* guest commands before the faults */

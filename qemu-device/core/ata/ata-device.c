@@ -555,8 +555,12 @@ static void exec_command(AtalabDrive *d, uint8_t op)
                      "count=0x%02x", d->bus->index, d->unit, op,
                      atalab_ata_cmd_name(op), d->feature, d->count);
     }
-    /* Commands with a range meet the fault rules once it is decoded. */
-    if (!(info->flags & ATA_CF_RANGE) && atalab_ata_fault_command(d)) {
+    /*
+     * Commands with a range meet the fault rules once it is decoded, a
+     * packet command once its packet has come (atapi.c).
+     */
+    if (!(info->flags & ATA_CF_RANGE) && info->proto != ATA_PROTO_PACKET &&
+        atalab_ata_fault_command(d)) {
         /* a fault rule took the command */
     } else if (!info->handler) {
         atalab_ata_cmd_abort(d);
@@ -645,6 +649,13 @@ void atalab_ata_reg_write(AtalabAtaBus *bus, unsigned reg, uint32_t val,
         return;
     }
     r = responder(bus);
+    if (atalab_ata_status(r) & ATA_STAT_BSY && reg == ATA_REG_COMMAND &&
+        sel->present &&
+        (atalab_ata_drive_cmd_info(sel, val)->flags & ATA_CF_ANY_STATE)) {
+        /* DEVICE RESET reaches a busy packet device (command_write) */
+        command_write(bus, val);
+        return;
+    }
     if (atalab_ata_status(r) & ATA_STAT_BSY) {
         /* Command block writes while BSY are ignored (ATA-7 vol. 1). */
         atalab_trace(bus->host, "ata%u ignored d%u busy reg=%u", bus->index,

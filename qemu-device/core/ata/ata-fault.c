@@ -178,20 +178,41 @@ static bool is_stop_kind(AtalabFaultKind k)
            k == ATALAB_FAULT_WRITE_FAULT || k == ATALAB_FAULT_BM_ERROR;
 }
 
-bool atalab_ata_fault_command(AtalabDrive *d)
+/*
+ * A packet device reports an error as CHECK CONDITION: a sense rule's
+ * sense data, or the SPC-3 sense closest to the ATA error kind.  Its
+ * errors come when the packet arrives, before any data moves.
+ */
+static void present_packet_error(AtalabDrive *d, const AtalabFaultRule *r)
+{
+    switch (r->kind) {
+    case ATALAB_FAULT_SENSE:
+        atalab_atapi_check(d, r->sense_key, r->asc, r->ascq);
+        break;
+    case ATALAB_FAULT_UNC:      /* unrecovered read error */
+        atalab_atapi_check(d, 0x3, 0x11, 0x00);
+        break;
+    case ATALAB_FAULT_AMNF:     /* address mark not found for data field */
+        atalab_atapi_check(d, 0x3, 0x13, 0x00);
+        break;
+    case ATALAB_FAULT_IDNF:     /* recorded entity not found */
+        atalab_atapi_check(d, 0x3, 0x14, 0x00);
+        break;
+    case ATALAB_FAULT_WRITE_FAULT:      /* write error */
+        atalab_atapi_check(d, 0x3, 0x0C, 0x00);
+        break;
+    default:                    /* ABORTED COMMAND */
+        atalab_atapi_check(d, 0xB, 0x00, 0x00);
+        break;
+    }
+}
+
+/* Ask the rules about the command q describes; true: a fault took it. */
+static bool fault_apply(AtalabDrive *d, const AtalabFaultQuery *qp)
 {
     AtalabFaults *faults = d->bus->faults;
     AtaFaultPlan *plan = &d->fault;
-    AtalabFaultQuery q = {
-        .drive = d->index,
-        .opcode = d->cmd,
-        .cls = d->info->fault_class,
-        .has_lba = d->info->flags & ATA_CF_RANGE,
-        .lba = d->lba,
-        .count = d->remaining,
-        .udma = d->info->proto == ATA_PROTO_DMA && d->udma_mode >= 0,
-        .now = atalab_now(d->host),
-    };
+    AtalabFaultQuery q = *qp;
     AtalabFaultHits hits;
     unsigned i;
 
@@ -208,6 +229,14 @@ bool atalab_ata_fault_command(AtalabDrive *d)
         uint64_t lba = hits.lba[i];
 
         trace_firing(d, r, q.has_lba ? lba : 0, true);
+        if (d->atapi && (r->kind == ATALAB_FAULT_SENSE ||
+                         r->kind == ATALAB_FAULT_IDNF ||
+                         r->kind == ATALAB_FAULT_ABRT ||
+                         (is_stop_kind(r->kind) &&
+                          r->kind != ATALAB_FAULT_BM_ERROR))) {
+            present_packet_error(d, r);
+            return true;
+        }
         switch (r->kind) {
         case ATALAB_FAULT_IDNF:
         case ATALAB_FAULT_ABRT:
@@ -250,12 +279,13 @@ bool atalab_ata_fault_command(AtalabDrive *d)
             }
             break;
         case ATALAB_FAULT_ICRC:
-            if (!plan->end_error) {
+            /* a packet device's Error register has no ICRC bit */
+            if (!plan->end_error && !d->atapi) {
                 plan->end_error = ATALAB_FAULT_ICRC;
             }
             break;
         default:
-            if (is_stop_kind(r->kind) && !plan->stop) {
+            if (is_stop_kind(r->kind) && !plan->stop && !d->atapi) {
                 plan->stop = r;
                 plan->stop_lba = lba;
             }
@@ -263,6 +293,41 @@ bool atalab_ata_fault_command(AtalabDrive *d)
         }
     }
     return false;
+}
+
+bool atalab_ata_fault_command(AtalabDrive *d)
+{
+    AtalabFaultQuery q = {
+        .drive = d->index,
+        .opcode = d->cmd,
+        .cls = d->info->fault_class,
+        .has_lba = d->info->flags & ATA_CF_RANGE,
+        .lba = d->lba,
+        .count = d->remaining,
+        .udma = d->info->proto == ATA_PROTO_DMA && d->udma_mode >= 0,
+        .now = atalab_now(d->host),
+    };
+
+    return fault_apply(d, &q);
+}
+
+bool atalab_ata_fault_packet(AtalabDrive *d, bool read, uint64_t lba,
+                             uint32_t count)
+{
+    AtalabFaultQuery q = {
+        .drive = d->index,
+        .opcode = d->cmd,
+        .packet = true,
+        .packet_op = d->packet.cdb[0],
+        .cls = read ? ATALAB_CLASS_READ : ATALAB_CLASS_OTHER,
+        .has_lba = read,
+        .lba = lba,
+        .count = count,
+        .udma = d->packet.dma && d->udma_mode >= 0,
+        .now = atalab_now(d->host),
+    };
+
+    return fault_apply(d, &q);
 }
 
 /* At the planned error's sector: present it (true). */

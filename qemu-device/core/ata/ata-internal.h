@@ -204,6 +204,12 @@ void atalab_ata_faults_fini(AtalabAtaBus *bus);
 void atalab_ata_fault_reset(AtalabDrive *d, bool power_on);
 /* Ask the rules about the command just accepted; true: a fault took it. */
 bool atalab_ata_fault_command(AtalabDrive *d);
+/*
+ * The same for a packet command, when its packet has arrived (d->packet):
+ * read, with the 512-byte sectors lba, count it reads, or another command.
+ */
+bool atalab_ata_fault_packet(AtalabDrive *d, bool read, uint64_t lba,
+                             uint32_t count);
 /* One data step of a command (PIO DRQ block, DMA chunk, verify chunk). */
 typedef struct AtaStep {
     uint32_t sectors;           /* to move now */
@@ -306,6 +312,12 @@ void atalab_atapi_mmc_power_on(AtalabDrive *d);
 void atalab_atapi_execute(AtalabDrive *d);
 /* Name for traces: "READ_10", ...; "OP_xx" for others. */
 const char *atalab_atapi_cdb_name(uint8_t opcode);
+/*
+ * Does the packet read the disc?  Then *lba and *blocks: its range, in
+ * logical blocks (not checked against the disc).
+ */
+bool atalab_atapi_cdb_reads(const uint8_t *cdb, uint32_t *lba,
+                            uint32_t *blocks);
 /* Logical blocks on the disc in the tray (0: none). */
 uint32_t atalab_atapi_blocks(const AtalabDrive *d);
 

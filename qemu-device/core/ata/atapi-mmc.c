@@ -251,14 +251,28 @@ static void read_blocks(AtalabDrive *d, uint32_t lba, uint32_t blocks)
     atalab_atapi_send_medium(d, lba, blocks);
 }
 
-static void cmd_read10(AtalabDrive *d, const uint8_t *cdb)
+bool atalab_atapi_cdb_reads(const uint8_t *cdb, uint32_t *lba,
+                            uint32_t *blocks)
 {
-    read_blocks(d, get_be32(&cdb[2]), get_be16(&cdb[7]));
+    switch (cdb[0]) {
+    case 0x28:                          /* READ(10) */
+        *lba = get_be32(&cdb[2]);
+        *blocks = get_be16(&cdb[7]);
+        return true;
+    case 0xA8:                          /* READ(12) */
+        *lba = get_be32(&cdb[2]);
+        *blocks = get_be32(&cdb[6]);
+        return true;
+    }
+    return false;
 }
 
-static void cmd_read12(AtalabDrive *d, const uint8_t *cdb)
+static void cmd_read(AtalabDrive *d, const uint8_t *cdb)
 {
-    read_blocks(d, get_be32(&cdb[2]), get_be32(&cdb[6]));
+    uint32_t lba, blocks;
+
+    atalab_atapi_cdb_reads(cdb, &lba, &blocks);
+    read_blocks(d, lba, blocks);
 }
 
 /* Mode page 01h: read error recovery parameters (MMC-3). */
@@ -475,7 +489,7 @@ static const MmcCmd mmc_table[256] = {
     [0x1B] = { "START_STOP_UNIT", cmd_start_stop, 0 },
     [0x1E] = { "PREVENT_ALLOW_MEDIUM_REMOVAL", cmd_prevent_allow, 0 },
     [0x25] = { "READ_CAPACITY", cmd_read_capacity, MMC_MEDIUM },
-    [0x28] = { "READ_10", cmd_read10, MMC_MEDIUM },
+    [0x28] = { "READ_10", cmd_read, MMC_MEDIUM },
     [0x43] = { "READ_TOC_PMA_ATIP", cmd_read_toc, MMC_MEDIUM },
     [0x46] = { "GET_CONFIGURATION", cmd_get_configuration, MMC_NO_UA },
     [0x4A] = { "GET_EVENT_STATUS_NOTIFICATION", cmd_get_event_status,
@@ -483,7 +497,7 @@ static const MmcCmd mmc_table[256] = {
     [0x51] = { "READ_DISC_INFORMATION", cmd_read_disc_information,
                MMC_MEDIUM },
     [0x5A] = { "MODE_SENSE_10", cmd_mode_sense10, 0 },
-    [0xA8] = { "READ_12", cmd_read12, MMC_MEDIUM },
+    [0xA8] = { "READ_12", cmd_read, MMC_MEDIUM },
     [0xBB] = { "SET_CD_SPEED", cmd_set_cd_speed, 0 },
 };
 

@@ -113,6 +113,19 @@ void atalab_atapi_cmd_packet(AtalabDrive *d)
     d->status = ATA_STAT_READY | ATA_STAT_DRQ;
 }
 
+/* The fault rules meet the command now that its packet is known. */
+static bool packet_fault(AtalabDrive *d)
+{
+    uint32_t lba = 0, blocks = 0;
+    bool read = atalab_atapi_cdb_reads(d->packet.cdb, &lba, &blocks);
+
+    return atalab_ata_fault_packet(d, read,
+                                   (uint64_t)lba * ATAPI_BLOCK_SECTORS,
+                                   (uint64_t)blocks * ATAPI_BLOCK_SECTORS >
+                                   UINT32_MAX ? UINT32_MAX :
+                                   blocks * ATAPI_BLOCK_SECTORS);
+}
+
 void atalab_atapi_packet_filled(AtalabDrive *d)
 {
     AtapiState *p = &d->packet;
@@ -131,6 +144,9 @@ void atalab_atapi_packet_filled(AtalabDrive *d)
     atalab_trace(d->host, "ata%u packet d%u 0x%02x %s dma=%d limit=%u "
                  "cdb=0x%s", d->bus->index, d->unit, p->cdb[0],
                  atalab_atapi_cdb_name(p->cdb[0]), p->dma, p->limit, cdb);
+    if (packet_fault(d)) {
+        return;                 /* a fault rule took the command */
+    }
     atalab_atapi_execute(d);
 }
 
@@ -222,6 +238,10 @@ static void chunk_read(AtalabDrive *d, int ret)
         atalab_atapi_check(d, 0x3, 0x11, 0x00);
         return;
     }
+    /* the chunk just read ends where d->lba now is */
+    atalab_ata_fault_corrupt(d, d->bounce,
+                             d->lba - p->buf_len / ATA_SECTOR_SIZE,
+                             p->buf_len / ATA_SECTOR_SIZE, false);
     p->buf_pos = 0;
     transfer_next(d);
 }
@@ -242,6 +262,7 @@ static void stage_next_chunk(AtalabDrive *d)
         d->status = ATA_STAT_BSY | ATA_STAT_DRDY;
     }
     atalab_ata_io_read(d, lba, sectors, atalab_ata_bounce(d), chunk_read);
+    atalab_ata_fault_busy(d);
 }
 
 /* The data phase starts: by DMA if PACKET asked for it, else PIO. */

@@ -42,6 +42,8 @@ typedef enum AtalabFaultKind {
     ATALAB_FAULT_REMOVE,        /* "remove": device removed (reinserted) */
     ATALAB_FAULT_CORRUPT,       /* "corrupt": silent bit flips */
     ATALAB_FAULT_POWER_CUT,     /* "power-cut": volatile cache lost */
+    ATALAB_FAULT_SENSE,         /* "sense": a packet command's CHECK
+                                   CONDITION with given sense data */
     ATALAB_FAULT_N_KINDS,
 } AtalabFaultKind;
 
@@ -81,6 +83,7 @@ typedef struct AtalabFaultRule {
     /* Match: -1 for any */
     int drive;
     int opcode;
+    int packet_op;              /* cdb=: a packet's operation code */
     int cls;                    /* AtalabCmdClass or -1 */
     bool has_lba;
     uint64_t lba_first, lba_last;
@@ -98,6 +101,9 @@ typedef struct AtalabFaultRule {
     bool irq;                   /* bm-error: the device still interrupts */
     /* power-cut: p * 2^32 that the next newest unflushed write is lost */
     uint64_t loss_scaled;
+    /* sense: sense key, additional sense code and qualifier (SPC-3) */
+    bool has_sense;
+    uint8_t sense_key, asc, ascq;
     /* State */
     uint64_t matches;
     uint64_t fired;
@@ -109,6 +115,8 @@ typedef struct AtalabFaultRule {
 typedef struct AtalabFaultQuery {
     unsigned drive;
     uint8_t opcode;
+    bool packet;                /* a packet command (ATAPI), whose */
+    uint8_t packet_op;          /* operation code this is */
     AtalabCmdClass cls;
     bool has_lba;
     uint64_t lba;

@@ -37,6 +37,7 @@ static const char *const kind_names[ATALAB_FAULT_N_KINDS] = {
     [ATALAB_FAULT_REMOVE] = "remove",
     [ATALAB_FAULT_CORRUPT] = "corrupt",
     [ATALAB_FAULT_POWER_CUT] = "power-cut",
+    [ATALAB_FAULT_SENSE] = "sense",
 };
 
 static const char *const class_names[ATALAB_N_CLASSES] = {
@@ -242,6 +243,23 @@ static bool parse_trigger(Parser *p, const char *v, AtalabFaultRule *r)
     return true;
 }
 
+/* KEY/ASC/ASCQ, each one or two hex digits, as SPC writes them: 3/11/00 */
+static bool parse_sense(const char *v, unsigned part[3])
+{
+    unsigned i;
+
+    for (i = 0; i < 3; i++) {
+        size_t n = strspn(v, "0123456789abcdefABCDEF");
+
+        if (n < 1 || n > 2 || v[n] != (i < 2 ? '/' : '\0')) {
+            return false;
+        }
+        part[i] = g_ascii_strtoull(v, NULL, 16);
+        v += n + 1;
+    }
+    return true;
+}
+
 static bool parse_pair(Parser *p, const char *key, const char *v,
                        AtalabFaultRule *r, bool *times_set)
 {
@@ -277,6 +295,23 @@ static bool parse_pair(Parser *p, const char *key, const char *v,
                         v);
         }
         r->opcode = n;
+    } else if (!strcmp(key, "cdb")) {
+        if (!parse_u64(v, &n) || n > 0xFF) {
+            return fail(p, v, "cdb wants a packet's operation code "
+                        "(0x00-0xff), got '%s'", v);
+        }
+        r->packet_op = n;
+    } else if (!strcmp(key, "sense")) {
+        unsigned part[3];
+
+        if (!parse_sense(v, part) || part[0] > 0xF) {
+            return fail(p, v, "sense wants KEY/ASC/ASCQ in hex (e.g. "
+                        "3/11/00), got '%s'", v);
+        }
+        r->has_sense = true;
+        r->sense_key = part[0];
+        r->asc = part[1];
+        r->ascq = part[2];
     } else if (!strcmp(key, "class")) {
         i = lookup(class_names, ATALAB_N_CLASSES, v);
         if (!strcmp(v, "any")) {
@@ -399,6 +434,13 @@ static bool check_rule(Parser *p, const char *kind_at, AtalabFaultRule *r)
     default:
         break;
     }
+    if (r->kind == ATALAB_FAULT_SENSE && !r->has_sense) {
+        return fail(p, kind_at, "sense needs sense=KEY/ASC/ASCQ (e.g. "
+                    "3/11/00)");
+    }
+    if (r->has_sense && r->kind != ATALAB_FAULT_SENSE) {
+        return fail(p, kind_at, "sense= is for sense rules");
+    }
     if (r->violation >= 0 && r->kind != ATALAB_FAULT_PROTOCOL) {
         return fail(p, kind_at, "violation= is for protocol rules");
     }
@@ -428,7 +470,7 @@ bool atalab_fault_parse_rule(const char *text, const char *where,
     int kind;
 
     memset(r, 0, sizeof(*r));
-    r->drive = r->opcode = r->cls = r->violation = -1;
+    r->drive = r->opcode = r->packet_op = r->cls = r->violation = -1;
     r->trigger = ATALAB_TRIGGER_ALWAYS;
     r->irq = true;
     r->loss_scaled = 1ull << 31;               /* half */

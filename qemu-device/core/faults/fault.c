@@ -143,6 +143,7 @@ static bool is_timed(const AtalabFaultRule *r)
             r->kind == ATALAB_FAULT_REMOVE ||
             r->kind == ATALAB_FAULT_POWER_CUT) &&
            r->trigger == ATALAB_TRIGGER_WINDOW && r->opcode < 0 &&
+           r->packet_op < 0 &&
            r->cls < 0 && !r->has_lba;
 }
 
@@ -391,6 +392,9 @@ static void append_rule(GString *s, const AtalabFaultRule *r)
     if (r->opcode >= 0) {
         g_string_append_printf(s, " cmd=0x%02x", r->opcode);
     }
+    if (r->packet_op >= 0) {
+        g_string_append_printf(s, " cdb=0x%02x", r->packet_op);
+    }
     if (r->cls >= 0) {
         g_string_append_printf(s, " class=%s", atalab_cmd_class_name(r->cls));
     }
@@ -442,6 +446,10 @@ static void append_rule(GString *s, const AtalabFaultRule *r)
     if (r->kind == ATALAB_FAULT_POWER_CUT) {
         g_string_append_printf(s, " loss=%.6g",
                                r->loss_scaled / 4294967296.0);
+    }
+    if (r->has_sense) {
+        g_string_append_printf(s, " sense=%x/%02x/%02x", r->sense_key, r->asc,
+                               r->ascq);
     }
 }
 
@@ -524,6 +532,12 @@ static void consider(AtalabFaultRule *r, const AtalabFaultQuery *q,
                      AtalabFaultHits *hits)
 {
     if (r->opcode >= 0 && r->opcode != q->opcode) {
+        return;
+    }
+    /* cdb= and sense rules match packet commands only */
+    if ((r->packet_op >= 0 || r->kind == ATALAB_FAULT_SENSE) &&
+        (!q->packet || (r->packet_op >= 0 &&
+                        r->packet_op != q->packet_op))) {
         return;
     }
     if (r->kind == ATALAB_FAULT_ICRC && !q->udma) {
