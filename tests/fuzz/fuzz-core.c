@@ -123,6 +123,31 @@ static void do_reenter(void *opaque, uint64_t addr, bool write)
     f->in_reenter = false;
 }
 
+/*
+ * After PACKET: its 12-byte command packet through the data port, as a
+ * driver sends it (whatever the drive's state); the operation code is
+ * mostly one the CD-ROM has.
+ */
+static void op_packet(Fuzz *f, unsigned ch)
+{
+    static const uint8_t ops[] = {
+        0x00, 0x03, 0x12, 0x1B, 0x1E, 0x25, 0x28, 0x43, 0x46, 0x4A, 0x51,
+        0x5A, 0xA8, 0xBB,
+    };
+    uint8_t cdb[12];
+    unsigned i;
+
+    for (i = 0; i < 12; i++) {
+        cdb[i] = next8(f);
+    }
+    if (cdb[0] < 0xE0) {
+        cdb[0] = ops[cdb[0] % G_N_ELEMENTS(ops)];
+    }
+    for (i = 0; i < 12; i += 2) {
+        atalab_ctrl_cmd_write(f->c, ch, 0, cdb[i] | cdb[i + 1] << 8, 2);
+    }
+}
+
 static void op_taskfile(Fuzz *f)
 {
     static const uint8_t cmds[] = {
@@ -148,6 +173,9 @@ static void op_taskfile(Fuzz *f)
     atalab_ctrl_cmd_write(f->c, ch, 4, (dsel & 8) ? 0x4F : lba >> 8, 1);
     atalab_ctrl_cmd_write(f->c, ch, 5, (dsel & 8) ? 0xC2 : lba >> 16, 1);
     atalab_ctrl_cmd_write(f->c, ch, 7, cmd, 1);
+    if (cmd == 0xA0) {
+        op_packet(f, ch);
+    }
 }
 
 static void op_prd(Fuzz *f)

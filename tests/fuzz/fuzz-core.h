@@ -43,7 +43,9 @@ enum {
     FUZZ_ADVANCE,       /* milliseconds:2 on the virtual clock */
     FUZZ_RESET,         /* a: hardware reset when a < 16 */
     FUZZ_TASKFILE,      /* sel, lba:3, count, feature, cmd index (>= 0xC0:
-                           opcode byte follows): what a driver writes */
+                           opcode byte follows): what a driver writes;
+                           after PACKET (A0h) 12 packet bytes, the first
+                           below E0h an index of a CD-ROM command */
     FUZZ_TASKFILE_B,    /* the same (weight) */
     FUZZ_REENTER,       /* a: the next guest memory access makes access a */
     FUZZ_DATA,          /* a (bit 0 channel, bit 1 write), n-1, data */
