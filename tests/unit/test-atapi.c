@@ -471,7 +471,7 @@ static void test_device_reset(void)
 static void test_packet_bounds(void)
 {
     Rig *r = cd_rig(CD_SECTORS);
-    uint8_t cdb[12], buf[2048];
+    uint8_t cdb[12], buf[2048], two[4096];
     unsigned i;
 
     /* Reading the data port at the packet phase: no data, a violation */
@@ -487,6 +487,33 @@ static void test_packet_bounds(void)
     g_assert_cmpuint(read_reply(r, buf, sizeof(buf), 2048), ==, 2048);
     assert_end(r, ST_READY);
     assert_disc(buf, 2, 2048);
+
+    /*
+     * QEMU's ATAPI CVE class of reading past the reply (the DRQ block
+     * overrun): reads beyond the last block give all ones, move nothing
+     * and leave the drive as the command left it
+     */
+    read10_cdb(cdb, 4, 1);
+    packet(r, cdb, 2048, false);
+    g_assert_cmpuint(read_reply(r, buf, sizeof(buf), 2048), ==, 2048);
+    assert_end(r, ST_READY);
+    for (i = 0; i < 64; i++) {
+        g_assert_cmphex(atalab_ctrl_cmd_read(r->c, CH, R_DATA, 2), ==,
+                        0xFFFF);
+    }
+    g_assert_cmphex(rig_status(r, CH), ==, ST_READY);
+    /* The byte count limit is PACKET's: rewriting LBA Mid/High between
+     * DRQ blocks changes no block's size */
+    read10_cdb(cdb, 6, 2);
+    packet(r, cdb, 1024, false);
+    fake_host_complete_all(&r->fh);
+    rig_out(r, CH, R_LBAM, 0x00);
+    rig_out(r, CH, R_LBAH, 0x20);
+    g_assert_cmphex(rig_status(r, CH), ==, ST_READY | ST_DRQ);
+    rig_read_data(r, CH, two, 1024, false);
+    /* the next blocks are PACKET's 1024 bytes again, not the 8192 written */
+    g_assert_cmpuint(read_reply(r, two + 1024, 3072, 1024), ==, 3072);
+    assert_disc(two, 6, 4096);
     rig_free(r);
 }
 
