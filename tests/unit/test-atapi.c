@@ -629,6 +629,52 @@ static void test_faults(void)
     rig_free(r);
 }
 
+/* Resets against the rules and the held SRST; ATA commands stay ATA's. */
+static void test_resets_and_rules(void)
+{
+    static const uint8_t tur[12] = { 0x00 };
+    static const uint8_t inq[12] = { 0x12, 0, 0, 0, 36 };
+    Rig *r = cd_rig(CD_SECTORS);
+    uint8_t buf[64];
+
+    /* a byte count limit of 1: word-sized blocks, and the command ends */
+    packet(r, inq, 1, false);
+    g_assert_cmpuint(read_reply(r, buf, sizeof(buf), 2), ==, 36);
+    assert_end(r, ST_READY);
+
+    /* DEVICE RESET meets no fault rule: it ends a timeout */
+    add_rule(r, "timeout id=t drive=2 times=2");
+    packet(r, tur, 0, false);
+    g_assert_cmphex(rig_altstatus(r, CH), ==, ST_BSY | ST_DRDY);
+    rig_command(r, CD, 0x08);
+    g_assert_cmphex(rig_altstatus(r, CH), ==, 0x00);
+    g_assert_cmpuint(atalab_faults_find(atalab_ctrl_faults(r->c), "t")->fired,
+                     ==, 1);
+    g_assert_true(atalab_faults_remove(atalab_ctrl_faults(r->c), "t"));
+
+    /* while SRST is held no command is taken, DEVICE RESET included */
+    rig_devctl(r, CH, 0x04);
+    rig_command(r, CD, 0x08);
+    g_assert_cmphex(rig_altstatus(r, CH), ==, ST_BSY);
+    rig_devctl(r, CH, 0x00);
+    g_assert_cmphex(rig_altstatus(r, CH), ==, 0x00);
+
+    /* an ATA command of the CD-ROM fails as an ATA command: ABRT */
+    add_rule(r, "abrt id=a drive=2 class=identify times=1");
+    rig_select(r, CD);
+    rig_command(r, CD, 0xA1);
+    g_assert_cmphex(rig_in(r, CH, R_ERROR), ==, 0x04);
+    g_assert_cmphex(rig_status(r, CH), ==, ST_READY | ST_ERR);
+
+    /* a reset-fail rule ends with the packet device's reset status */
+    add_rule(r, "reset-fail id=rf drive=2 for=10ms times=1");
+    rig_srst(r, CH);
+    g_assert_cmphex(rig_altstatus(r, CH), ==, ST_BSY);
+    fake_host_advance(&r->fh, 20000000);
+    g_assert_cmphex(rig_altstatus(r, CH), ==, 0x00);
+    rig_free(r);
+}
+
 static void test_fault_rules(void)
 {
     static const struct {
@@ -694,5 +740,6 @@ int main(int argc, char **argv)
     g_test_add_func("/atapi/host-media", test_host_media);
     g_test_add_func("/atapi/faults", test_faults);
     g_test_add_func("/atapi/fault-rules", test_fault_rules);
+    g_test_add_func("/atapi/resets-and-rules", test_resets_and_rules);
     return g_test_run();
 }

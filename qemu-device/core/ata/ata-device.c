@@ -557,10 +557,11 @@ static void exec_command(AtalabDrive *d, uint8_t op)
     }
     /*
      * Commands with a range meet the fault rules once it is decoded, a
-     * packet command once its packet has come (atapi.c).
+     * packet command once its packet has come (atapi.c); DEVICE RESET,
+     * the way out of a fault, meets none.
      */
-    if (!(info->flags & ATA_CF_RANGE) && info->proto != ATA_PROTO_PACKET &&
-        atalab_ata_fault_command(d)) {
+    if (!(info->flags & (ATA_CF_RANGE | ATA_CF_ANY_STATE)) &&
+        info->proto != ATA_PROTO_PACKET && atalab_ata_fault_command(d)) {
         /* a fault rule took the command */
     } else if (!info->handler) {
         atalab_ata_cmd_abort(d);
@@ -599,7 +600,8 @@ static void command_write(AtalabAtaBus *bus, uint8_t val)
      * sleeping (ATA-7 vol. 1, DEVICE RESET): it is how a host gets a stuck
      * packet command back without resetting the other device.
      */
-    if (atalab_ata_drive_cmd_info(sel, val)->flags & ATA_CF_ANY_STATE) {
+    if ((atalab_ata_drive_cmd_info(sel, val)->flags & ATA_CF_ANY_STATE) &&
+        !(bus->devctl & ATA_CTL_SRST)) {
         /* the command in progress is the one the trace names as aborted */
         atalab_ata_abort_command(sel, "device-reset");
         sel->intrq = false;
@@ -650,7 +652,7 @@ void atalab_ata_reg_write(AtalabAtaBus *bus, unsigned reg, uint32_t val,
     }
     r = responder(bus);
     if (atalab_ata_status(r) & ATA_STAT_BSY && reg == ATA_REG_COMMAND &&
-        sel->present &&
+        sel->present && !(bus->devctl & ATA_CTL_SRST) &&
         (atalab_ata_drive_cmd_info(sel, val)->flags & ATA_CF_ANY_STATE)) {
         /* DEVICE RESET reaches a busy packet device (command_write) */
         command_write(bus, val);

@@ -64,7 +64,7 @@ static void fault_timer_fired(void *opaque)
     case ATA_FAULT_WAIT_RESET:
         d->fault_wait = ATA_FAULT_WAIT_NONE;
         if (d->present && d->phase == ATA_PHASE_IDLE) {
-            d->status = ATA_STAT_READY;
+            d->status = atalab_ata_reset_status(d);
             atalab_trace(d->host, "ata%u fault d%u reset-fail over",
                          d->bus->index, d->unit);
         }
@@ -229,7 +229,7 @@ static bool fault_apply(AtalabDrive *d, const AtalabFaultQuery *qp)
         uint64_t lba = hits.lba[i];
 
         trace_firing(d, r, q.has_lba ? lba : 0, true);
-        if (d->atapi && (r->kind == ATALAB_FAULT_SENSE ||
+        if (q.packet && (r->kind == ATALAB_FAULT_SENSE ||
                          r->kind == ATALAB_FAULT_IDNF ||
                          r->kind == ATALAB_FAULT_ABRT ||
                          (is_stop_kind(r->kind) &&
@@ -280,12 +280,12 @@ static bool fault_apply(AtalabDrive *d, const AtalabFaultQuery *qp)
             break;
         case ATALAB_FAULT_ICRC:
             /* a packet device's Error register has no ICRC bit */
-            if (!plan->end_error && !d->atapi) {
+            if (!plan->end_error && !q.packet) {
                 plan->end_error = ATALAB_FAULT_ICRC;
             }
             break;
         default:
-            if (is_stop_kind(r->kind) && !plan->stop && !d->atapi) {
+            if (is_stop_kind(r->kind) && !plan->stop && !q.packet) {
                 plan->stop = r;
                 plan->stop_lba = lba;
             }

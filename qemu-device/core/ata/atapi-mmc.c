@@ -534,7 +534,7 @@ void atalab_ata_cd_tray(AtalabDrive *d, bool open, uint64_t sectors)
         return;
     }
     d->native_sectors = d->sectors = d->sectors_nv = sectors;
-    p->medium = sectors > 0;
+    p->medium = sectors >= ATAPI_BLOCK_SECTORS;
     p->tray_open = false;
     if (p->medium) {
         p->media_event = 0x02;          /* new media */
@@ -570,7 +570,7 @@ void atalab_atapi_mmc_power_on(AtalabDrive *d)
 {
     AtapiState *p = &d->packet;
 
-    p->medium = d->native_sectors > 0;
+    p->medium = d->native_sectors >= ATAPI_BLOCK_SECTORS;
     p->locked = false;
     p->sense_key = p->asc = p->ascq = 0;
     p->media_event = 0;

@@ -96,14 +96,17 @@ void atalab_atapi_cmd_packet(AtalabDrive *d)
     /*
      * The byte count limit (LBA Mid/High).  The host shall not give 0 or
      * FFFFh (ATA-7 vol. 1, PACKET); a DRQ block is an even number of
-     * bytes unless it is the last, so an odd limit is taken one lower and
-     * 0 or FFFFh as FFFEh, so that every block moves at least two bytes.
+     * bytes unless it is the last, so an odd limit is taken one lower (1
+     * as 2) and 0 or FFFFh as FFFEh: every block moves at least a word.
      */
     p->limit = d->lbam | (uint16_t)d->lbah << 8;
     if (p->limit == 0 || p->limit == 0xFFFF) {
         p->limit = 0xFFFE;
     }
     p->limit &= ~1u;
+    if (!p->limit) {
+        p->limit = 2;           /* a limit of 1: one word per block */
+    }
     p->buf_len = p->buf_pos = 0;
     /* The packet comes through the data port: DRQ, CoD, no interrupt */
     d->phase = ATA_PHASE_PACKET;

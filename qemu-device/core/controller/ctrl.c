@@ -79,7 +79,9 @@ static bool hook_check_xfer(void *opaque, const AtalabDrive *d, bool dma)
             .kind = ATALAB_EVENT_VIOLATION, .channel = d->bus->index,
             .drive = d->index, .name = atalab_rule_name(v[i].rule) });
     }
-    return n && c->strict && xfer == ATALAB_XFER_DMA && d->udma_mode >= 0;
+    /* a packet device's Error register has no ICRC bit */
+    return n && c->strict && xfer == ATALAB_XFER_DMA && d->udma_mode >= 0 &&
+           !d->atapi;
 }
 
 /* ---- life cycle -------------------------------------------------------- */
