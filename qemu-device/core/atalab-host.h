@@ -125,6 +125,14 @@ typedef struct AtalabHost {
     void *trace_opaque;
 
     /*
+     * Optional: the guest moved a CD-ROM's tray (START STOP UNIT): opened
+     * it, or closed it.  On a close, the disc's size now in 512-byte
+     * sectors (0: no disc): the host may have changed the disc while the
+     * tray was open.  NULL: the disc stays the one the drive had.
+     */
+    uint64_t (*tray_moved)(void *opaque, unsigned drive, bool open);
+
+    /*
      * Optional (NULL: not called).  Called after the event's trace record;
      * the access then completes normally.  ev is valid during the call only.
      */

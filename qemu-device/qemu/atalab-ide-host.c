@@ -382,6 +382,22 @@ static void atalab_host_trace(void *opaque, const char *record)
 }
 
 
+/*
+ * The guest moved a CD-ROM's tray: QEMU's tray event (and a host CD-ROM's
+ * own tray, blk_eject), and on a close the disc the monitor left there.
+ */
+static uint64_t atalab_host_tray_moved(void *opaque, unsigned drive,
+                                       bool open)
+{
+    AtalabIdeState *s = opaque;
+
+    if (drive >= ATALAB_DRIVES || !s->blk[drive]) {
+        return 0;
+    }
+    blk_eject(s->blk[drive], open);
+    return open ? 0 : atalab_cd_disc_sectors(&s->cd[drive]);
+}
+
 void atalab_ide_host_init(AtalabIdeState *s)
 {
     s->host = (AtalabHost) {
@@ -401,6 +417,7 @@ void atalab_ide_host_init(AtalabIdeState *s)
         .timer_del = atalab_host_timer_del,
         .timer_free = atalab_host_timer_free,
         .trace = s->trace ? atalab_host_trace : NULL,
+        .tray_moved = atalab_host_tray_moved,
     };
 }
 

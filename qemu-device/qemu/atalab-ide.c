@@ -371,21 +371,26 @@ static void atalab_trace_flush(Notifier *n, void *data)
  * A CD-ROM's removable medium, for the monitor's eject, change and
  * blockdev-open-tray/-close-tray (docs/atapi.md): the core's tray follows.
  */
+uint64_t atalab_cd_disc_sectors(AtalabIdeCd *cd)
+{
+    BlockBackend *blk = cd->s->blk[cd->disk];
+    int64_t len;
+
+    if (!blk || !blk_is_inserted(blk)) {
+        return 0;
+    }
+    /* The block layer sizes only a medium behind a closed tray. */
+    cd->closing = true;
+    len = blk_getlength(blk);
+    cd->closing = false;
+    return len > 0 ? len / 512 : 0;
+}
+
 static void atalab_cd_change_media(void *opaque, bool load, Error **errp)
 {
     AtalabIdeCd *cd = opaque;
-    BlockBackend *blk = cd->s->blk[cd->disk];
-    uint64_t sectors = 0;
+    uint64_t sectors = load ? atalab_cd_disc_sectors(cd) : 0;
 
-    if (load && blk_is_inserted(blk)) {
-        int64_t len;
-
-        /* The block layer sizes only a medium behind a closed tray. */
-        cd->closing = true;
-        len = blk_getlength(blk);
-        cd->closing = false;
-        sectors = len > 0 ? len / 512 : 0;
-    }
     if (cd->s->ctrl) {
         atalab_ctrl_cd_tray(cd->s->ctrl, cd->disk, !load, sectors);
     }

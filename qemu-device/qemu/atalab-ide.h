@@ -43,6 +43,9 @@ typedef struct AtalabIdeCd {
     bool closing;               /* the tray is closing: it reads closed */
 } AtalabIdeCd;
 
+/* The disc in a CD-ROM's drive now, in 512-byte sectors (0: none). */
+uint64_t atalab_cd_disc_sectors(AtalabIdeCd *cd);
+
 struct AtalabIdeState {
     PCIDevice parent_obj;
 

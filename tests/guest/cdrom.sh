@@ -138,6 +138,33 @@ grep -q ' ata1 check d0 0x.. key=0x6 asc=0x28 ascq=0x00 ' "$WORK/trace" ||
 	fail "the disc-change run does not replay: $(head -14 "$WORK/replay.txt")"
 echo "ok: the monitor's change: the guest sees unit attention 28/00 and reads the new disc; the run replays"
 
+# The guest opens the tray, the monitor takes the disc out (eject -f),
+# the guest closes the tray: no disc.  The guest waits for the monitor's
+# step on a marker the host writes into its disk image.
+printf 'WAIT' | dd of="$WORK/disk.img" conv=notrunc status=none
+"$ATALAB" run --quiet --log "$WORK/console.log" --cdrom "$WORK/disc.iso" --disk "$WORK/disk.img" \
+	--disk-size 16M --monitor "$mon" --trace "$WORK/trace" -- sh -c '
+	eject /dev/sr0 && echo ejected
+	i=0
+	while [ $i -lt 300 ] && [ "$(dd if=/dev/sda bs=512 count=1 iflag=direct 2>/dev/null | head -c 4)" != GOGO ]; do
+		sleep 0.2; i=$((i + 1))
+	done
+	eject -t /dev/sr0 && echo closed
+	dd if=/dev/sr0 of=/dev/null bs=2048 count=1 2>/dev/null && echo read-after-removal; true' \
+	>"$WORK/stdout" 2>"$WORK/stderr" &
+run=$!
+wait_for_line "$WORK/stdout" ejected $run || { wait $run || true; fail "the guest never ejected: $(cat "$WORK/stderr")"; }
+"$ATALAB" monitor "$mon" "eject -f cdrom" >"$WORK/hmp.txt" || fail "the monitor's eject failed: $(cat "$WORK/hmp.txt")"
+printf 'GOGO' | dd of="$WORK/disk.img" conv=notrunc status=none
+wait $run || fail "the guest failed: $(cat "$WORK/stdout" "$WORK/stderr")"
+has_line closed "eject -t after the monitor took the disc"
+! grep -qx read-after-removal "$WORK/stdout" || fail "the disc the monitor took out still reads"
+grep -q ' ata1 media d0 loaded sectors=0 ' "$WORK/trace" ||
+	fail "the guest's tray close did not find the tray empty: $(grep ' media ' "$WORK/trace")"
+"$ATALAB" trace replay "$WORK/trace" >"$WORK/replay.txt" 2>&1 ||
+	fail "the tray run does not replay: $(head -14 "$WORK/replay.txt")"
+echo "ok: the guest opens the tray, the monitor takes the disc, the guest closes the tray: no disc; the run replays"
+
 expect_status 0 --cdrom empty --disk "$WORK/disk.img" --disk-size 16M --trace "$WORK/trace" -- sh -c '
 	test -b /dev/sr0 && echo sr0
 	dd if=/dev/sr0 of=/dev/null bs=2048 count=1 2>/dev/null && echo read-empty; true'

@@ -393,6 +393,13 @@ static void fh_blk_drain_if_enabled(void *opaque, unsigned drive)
     }
 }
 
+static uint64_t fh_tray_moved(void *opaque, unsigned drive, bool open)
+{
+    FakeHost *fh = opaque;
+
+    return drive < 4 ? fh->disc_sectors[drive] : 0;
+}
+
 void fake_host_init(FakeHost *fh, bool tracing)
 {
     fake_host_init_ram(fh, tracing, FAKE_RAM_SIZE);
@@ -419,6 +426,7 @@ static void init_state(FakeHost *fh, bool tracing)
         .timer_free = fh_timer_free,
         .trace = tracing ? fh_trace : NULL,
         .event = fh_event,
+        .tray_moved = fh_tray_moved,
     };
     fh->drain = true;
     fh->zero_copy = true;
@@ -467,6 +475,7 @@ void fake_host_add_disk(FakeHost *fh, unsigned drive, uint64_t sectors)
     /* A larger drive is backed only this far: reads beyond fail. */
     sectors = MIN(sectors, FAKE_DISK_MAX_SECTORS);
     fh->disk_bytes[drive] = sectors * 512;
+    fh->disc_sectors[drive] = sectors;
     fh->disk[drive] = g_malloc(sectors * 512);
     fh->landed[drive] = g_new0(uint32_t, sectors);
     /* A sector of the pattern is one of 256 rows: copied, not computed. */

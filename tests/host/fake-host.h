@@ -69,6 +69,9 @@ typedef struct FakeHost {
     AtalabHost host;
     uint8_t *disk[4];
     uint64_t disk_bytes[4];
+    /* What tray_moved says is in a CD-ROM's tray when the guest closes it
+     * (512-byte sectors): the image's size until a test changes it. */
+    uint64_t disc_sectors[4];
     uint32_t write_seq[4];      /* writes issued per drive */
     uint32_t *landed[4];        /* per sector: the last write that landed */
     uint8_t *ram;

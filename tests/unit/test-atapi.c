@@ -517,6 +517,25 @@ static void test_packet_bounds(void)
     rig_free(r);
 }
 
+/* The guest opens the tray, the host takes the disc, the guest closes it. */
+static void test_guest_tray_host_disc(void)
+{
+    static const uint8_t eject[12] = { 0x1B, 0, 0, 0, 0x02 };
+    static const uint8_t load[12] = { 0x1B, 0, 0, 0, 0x03 };
+    Rig *r = cd_rig(CD_SECTORS);
+
+    packet(r, eject, 0, false);
+    assert_end(r, ST_READY);
+    g_assert_true(fake_host_trace_has(&r->fh, "media d0 ejected"));
+    r->fh.disc_sectors[CD] = 0;
+    packet(r, load, 0, false);
+    assert_end(r, ST_READY);
+    g_assert_true(fake_host_trace_has(&r->fh, "media d0 loaded sectors=0"));
+    test_unit_ready(r);
+    assert_check(r, 0x2, 0x3A, 0x01);   /* no disc, tray closed */
+    rig_free(r);
+}
+
 /* The host moves the tray (QEMU's eject and change commands). */
 static void test_host_media(void)
 {
@@ -738,6 +757,7 @@ int main(int argc, char **argv)
     g_test_add_func("/atapi/packet-bounds", test_packet_bounds);
     g_test_add_func("/atapi/header", test_header);
     g_test_add_func("/atapi/host-media", test_host_media);
+    g_test_add_func("/atapi/guest-tray-host-disc", test_guest_tray_host_disc);
     g_test_add_func("/atapi/faults", test_faults);
     g_test_add_func("/atapi/fault-rules", test_fault_rules);
     g_test_add_func("/atapi/resets-and-rules", test_resets_and_rules);

@@ -1132,6 +1132,33 @@ static void drive_io_done(Replay *rp, Rec *e)
     answer(rp, drive, get_i64(e, "ret", 0));
 }
 
+typedef struct LoadedOf {
+    Replay *rp;
+    unsigned disk;
+} LoadedOf;
+
+static bool loaded_of(const Rec *r, const void *arg)
+{
+    const LoadedOf *l = arg;
+
+    return !g_strcmp0(atalab_trace_word(&r->r, 0), "loaded") &&
+           rec_disk(l->rp, &r->r) == (int)l->disk;
+}
+
+/* The guest closed a tray: the disc the recording says was there. */
+static uint64_t h_tray_moved(void *opaque, unsigned drive, bool open)
+{
+    Replay *rp = opaque;
+    LoadedOf l = { rp, drive };
+    Rec *r;
+
+    if (open) {
+        return 0;
+    }
+    r = ahead(rp, ATALAB_REC_ATA_MEDIA, false, loaded_of, &l);
+    return r ? get_u64(r, "sectors", 0) : 0;
+}
+
 /* The host moved a CD-ROM's tray (the monitor's eject, change). */
 static void drive_media(Replay *rp, const Rec *e)
 {
@@ -1139,6 +1166,9 @@ static void drive_media(Replay *rp, const Rec *e)
     unsigned disk = rec_disk(rp, &e->r);
     bool ok;
 
+    if (!g_strcmp0(what, "ejected") || !g_strcmp0(what, "loaded")) {
+        return;                 /* the guest's: written by the core */
+    }
     if (!g_strcmp0(what, "eject-request")) {
         ok = atalab_ctrl_cd_eject_request(rp->c, disk,
                                           get_u64(e, "force", 0));
@@ -1411,6 +1441,7 @@ int replay_trace(AtalabTraceFile *f, const ReplayOptions *o, FILE *out,
         .blk_readv = h_readv,
         .blk_writev = h_writev,
         .blk_flush = h_flush,
+        .tray_moved = h_tray_moved,
         .blk_drain = h_drain,
         .clock_ns = h_clock,
         .timer_new = h_timer_new,

@@ -202,6 +202,31 @@ static void cmd_inquiry(AtalabDrive *d, const uint8_t *cdb)
     reply(d, 36, alloc);
 }
 
+/* The tray opens (the guest's eject, or the host's). */
+static void tray_open(AtalabDrive *d)
+{
+    AtapiState *p = &d->packet;
+
+    if (!p->tray_open && p->medium) {
+        p->media_event = 0x03;          /* media removal */
+    }
+    p->tray_open = true;
+}
+
+/* The tray closes on a disc of sectors (0: none). */
+static void tray_close(AtalabDrive *d, uint64_t sectors)
+{
+    AtapiState *p = &d->packet;
+
+    d->native_sectors = d->sectors = d->sectors_nv = sectors;
+    p->medium = sectors >= ATAPI_BLOCK_SECTORS;
+    p->tray_open = false;
+    if (p->medium) {
+        p->media_event = 0x02;          /* new media */
+        p->ua_asc = ASC_MEDIUM_CHANGED;
+    }
+}
+
 static void cmd_start_stop(AtalabDrive *d, const uint8_t *cdb)
 {
     AtapiState *p = &d->packet;
@@ -213,16 +238,24 @@ static void cmd_start_stop(AtalabDrive *d, const uint8_t *cdb)
                                ASC_REMOVAL_PREVENTED, 0x02);
             return;
         }
-        if (!p->tray_open && p->medium) {
-            p->media_event = 0x03;      /* media removal */
+        if (!p->tray_open) {
+            tray_open(d);
+            atalab_trace(d->host, "ata%u media d%u ejected", d->bus->index,
+                         d->unit);
+            if (d->host->tray_moved) {
+                d->host->tray_moved(d->host->opaque, d->disk, true);
+            }
         }
-        p->tray_open = true;
     } else if (load_eject && p->tray_open) {
-        p->tray_open = false;
-        if (p->medium) {
-            p->media_event = 0x02;      /* new media */
-            p->ua_asc = ASC_MEDIUM_CHANGED;
+        uint64_t sectors = d->native_sectors;
+
+        /* the host may have changed the disc while the tray was open */
+        if (d->host->tray_moved) {
+            sectors = d->host->tray_moved(d->host->opaque, d->disk, false);
         }
+        tray_close(d, sectors);
+        atalab_trace(d->host, "ata%u media d%u loaded sectors=%" PRIu64,
+                     d->bus->index, d->unit, sectors);
     }
     atalab_atapi_good(d);
 }
@@ -522,24 +555,13 @@ const char *atalab_atapi_cdb_name(uint8_t opcode)
 
 void atalab_ata_cd_tray(AtalabDrive *d, bool open, uint64_t sectors)
 {
-    AtapiState *p = &d->packet;
-
     if (open) {
-        if (!p->tray_open && p->medium) {
-            p->media_event = 0x03;      /* media removal */
-        }
-        p->tray_open = true;
+        tray_open(d);
         atalab_trace(d->host, "ata%u media d%u open", d->bus->index,
                      d->unit);
         return;
     }
-    d->native_sectors = d->sectors = d->sectors_nv = sectors;
-    p->medium = sectors >= ATAPI_BLOCK_SECTORS;
-    p->tray_open = false;
-    if (p->medium) {
-        p->media_event = 0x02;          /* new media */
-        p->ua_asc = ASC_MEDIUM_CHANGED;
-    }
+    tray_close(d, sectors);
     atalab_trace(d->host, "ata%u media d%u closed sectors=%" PRIu64,
                  d->bus->index, d->unit, sectors);
 }

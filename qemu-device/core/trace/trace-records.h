@@ -54,7 +54,8 @@ typedef enum AtalabTraceUnit {
     X(ATA_PACKET, "ata", "packet", ATALAB_UNIT_DEV, "HEX WORD", \
       "dma:bool limit:dec cdb:hex seq:dec") \
     X(ATA_MEDIA, "ata", "media", ATALAB_UNIT_DEV, \
-      "open|closed|eject-request", "sectors:dec? force:bool? seq:dec") \
+      "open|closed|eject-request|ejected|loaded", \
+      "sectors:dec? force:bool? seq:dec") \
     X(ATA_CHECK, "ata", "check", ATALAB_UNIT_DEV, "HEX", \
       "key:hex asc:hex ascq:hex seq:dec") \
     X(ATA_IO, "ata", "io", ATALAB_UNIT_DEV, "read|write|flush pre-image?", \
