@@ -408,6 +408,10 @@ static void test_toc_config_mode(void)
     static const uint8_t conf[12] = { 0x46, 0, 0, 0, 0, 0, 0, 0, 64 };
     static const uint8_t mode[12] = { 0x5A, 0, 0x2A, 0, 0, 0, 0, 0, 64 };
     static const uint8_t saved[12] = { 0x5A, 0, 0xEA, 0, 0, 0, 0, 0, 64 };
+    static const uint8_t track1[12] = { 0x52, 0x01, 0, 0, 0, 1, 0, 0, 64 };
+    static const uint8_t track_lba[12] = { 0x52, 0x00, 0, 0, 0, 0x10, 0, 0,
+                                           64 };
+    static const uint8_t track2[12] = { 0x52, 0x01, 0, 0, 0, 2, 0, 0, 64 };
     Rig *r = cd_rig(CD_SECTORS);
     uint32_t f = CD_BLOCKS + 150;
     uint8_t buf[64];
@@ -440,6 +444,18 @@ static void test_toc_config_mode(void)
     g_assert_cmphex(buf[14] & 0x09, ==, 0x09);          /* eject, lock */
     packet(r, saved, 64, false);
     assert_check(r, 0x5, 0x39, 0x00);
+
+    /* READ TRACK INFORMATION: track 1, by number and by an LBA in it */
+    packet(r, track1, 64, false);
+    g_assert_cmpuint(read_reply(r, buf, sizeof(buf), 64), ==, 36);
+    assert_end(r, ST_READY);
+    g_assert_cmpuint(buf[2], ==, 1);
+    g_assert_cmpuint(buf[26] << 8 | buf[27], ==, CD_BLOCKS);
+    packet(r, track_lba, 64, false);
+    g_assert_cmpuint(read_reply(r, buf, sizeof(buf), 64), ==, 36);
+    assert_end(r, ST_READY);
+    packet(r, track2, 64, false);
+    assert_check(r, 0x5, 0x24, 0x00);
     rig_free(r);
 }
 

@@ -10,7 +10,7 @@
  * READ(12), READ TOC/PMA/ATIP formats 0 and 1, GET CONFIGURATION (the
  * Profile List, Core and Removable Medium features, CD-ROM profile 0008h),
  * GET EVENT STATUS NOTIFICATION (media class, polled), READ DISC
- * INFORMATION, SET CD SPEED and the CD Capabilities and Mechanical Status
+ * INFORMATION, READ TRACK INFORMATION, SET CD SPEED and the CD Capabilities and Mechanical Status
  * mode page (2Ah).  docs/atapi.md lists what is modelled and what is not.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -510,6 +510,40 @@ static void cmd_read_disc_information(AtalabDrive *d, const uint8_t *cdb)
     reply(d, 34, get_be16(&cdb[7]));
 }
 
+/* READ TRACK INFORMATION (MMC-3): the one data track of the disc. */
+static void cmd_read_track_information(AtalabDrive *d, const uint8_t *cdb)
+{
+    uint32_t blocks = atalab_atapi_blocks(d), number = get_be32(&cdb[2]);
+    uint8_t *buf;
+
+    switch (cdb[1] & 0x03) {
+    case 0:                             /* an LBA: the track holding it */
+        if (number >= blocks) {
+            illegal(d, ASC_LBA_OUT_OF_RANGE);
+            return;
+        }
+        break;
+    case 1:                             /* a track number */
+    case 2:                             /* a session number */
+        if (number != 1) {
+            illegal(d, ASC_INVALID_FIELD);
+            return;
+        }
+        break;
+    default:
+        illegal(d, ASC_INVALID_FIELD);
+        return;
+    }
+    buf = reply_buf(d);
+    put_be16(&buf[0], 34);              /* data length */
+    buf[2] = 1;                         /* track 1 */
+    buf[3] = 1;                         /* session 1 */
+    buf[5] = 0x04;                      /* track mode: data, uninterrupted */
+    buf[6] = 0x01;                      /* data mode 1 */
+    put_be32(&buf[24], blocks);         /* track size */
+    reply(d, 36, get_be16(&cdb[7]));
+}
+
 static void cmd_set_cd_speed(AtalabDrive *d, const uint8_t *cdb)
 {
     atalab_atapi_good(d);
@@ -528,6 +562,8 @@ static const MmcCmd mmc_table[256] = {
     [0x4A] = { "GET_EVENT_STATUS_NOTIFICATION", cmd_get_event_status,
                MMC_NO_UA },
     [0x51] = { "READ_DISC_INFORMATION", cmd_read_disc_information,
+               MMC_MEDIUM },
+    [0x52] = { "READ_TRACK_INFORMATION", cmd_read_track_information,
                MMC_MEDIUM },
     [0x5A] = { "MODE_SENSE_10", cmd_mode_sense10, 0 },
     [0xA8] = { "READ_12", cmd_read, MMC_MEDIUM },
