@@ -10,8 +10,9 @@
  * READ(12), READ TOC/PMA/ATIP formats 0 and 1, GET CONFIGURATION (the
  * Profile List, Core and Removable Medium features, CD-ROM profile 0008h),
  * GET EVENT STATUS NOTIFICATION (media class, polled), READ DISC
- * INFORMATION, READ TRACK INFORMATION, SET CD SPEED and the CD Capabilities and Mechanical Status
- * mode page (2Ah).  docs/atapi.md lists what is modelled and what is not.
+ * INFORMATION, READ TRACK INFORMATION, SET CD SPEED and the CD
+ * Capabilities and Mechanical Status mode page (2Ah).  docs/atapi.md
+ * lists what is modelled and what is not.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -42,8 +42,7 @@ typedef enum AtalabFaultKind {
     ATALAB_FAULT_REMOVE,        /* "remove": device removed (reinserted) */
     ATALAB_FAULT_CORRUPT,       /* "corrupt": silent bit flips */
     ATALAB_FAULT_POWER_CUT,     /* "power-cut": volatile cache lost */
-    ATALAB_FAULT_SENSE,         /* "sense": a packet command's CHECK
-                                   CONDITION with given sense data */
+    ATALAB_FAULT_SENSE,         /* "sense": CHECK CONDITION, given sense */
     ATALAB_FAULT_N_KINDS,
 } AtalabFaultKind;
 
