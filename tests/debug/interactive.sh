@@ -24,6 +24,10 @@ s.expect(b"(gdb) ")
 s.send(b"atalab-assert adev->dma_mode == 0x42\n")
 s.expect(b"atalab-assert: true")
 s.expect(b"(gdb) ")
+# libata may set the mode again (EH revalidation under load): without the
+# breakpoint, the interrupt below always finds the guest running
+s.send(b"delete 1\n")
+s.expect(b"(gdb) ")
 s.send(b"continue\n")
 s.expect(b"Continuing.")
 time.sleep(1)
