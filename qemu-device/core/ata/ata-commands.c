@@ -1,7 +1,7 @@
 /*
- * atalab emulator core: command results, media access commands, device
- * settings, IDENTIFY, the data buffer, FLUSH CACHE and EXECUTE DEVICE
- * DIAGNOSTIC.  Which opcode runs which handler is ata-cmd-table.c.
+ * atalab emulator core: media access commands, device settings, IDENTIFY,
+ * the data buffer and FLUSH CACHE.  Which opcode runs which handler is
+ * ata-cmd-table.c.
  *
  * Command descriptions: ATA/ATAPI-7 volume 1 (T13 1532D), clause 6.
  * Protocols (PIO data-in/data-out, DMA, non-data): volume 2.
@@ -25,145 +25,6 @@ enum {
     SF_REVERT_ON = 0xCC,
 };
 
-static void release_dma(AtalabDrive *d)
-{
-    if (d->bus->dma_owner == d) {
-        d->bus->dma_owner = NULL;
-    }
-    d->dma_waiting = false;
-    d->dma_stuck = false;
-}
-
-void atalab_ata_cmd_ok(AtalabDrive *d)
-{
-    AtaEnd end;
-
-    if (!atalab_ata_fault_end(d, ATA_END_COMPLETE, ATA_STAT_READY, &end)) {
-        return;                 /* a fault rule ends it differently */
-    }
-    if (d->phase == ATA_PHASE_DMA && d->icrc) {
-        /*
-         * strict: the Ultra DMA burst ran with a timing the drive was not
-         * set for; the CRC at the end of the burst does not match (ATA-7
-         * vol. 2, Ultra DMA CRC; vol. 1 Error register ICRC).
-         */
-        d->icrc = false;
-        d->icrc_errors++;
-        atalab_ata_cmd_error(d, ATA_ERR_ICRC | ATA_ERR_ABRT, "ICRC");
-        return;
-    }
-    release_dma(d);
-    d->status = end.status;
-    d->phase = ATA_PHASE_IDLE;
-    d->remaining = 0;
-    atalab_trace(d->host, "ata%u done d%u 0x%02x status=0x%02x",
-                 d->bus->index, d->unit, d->cmd, d->status);
-    if (end.irq) {
-        atalab_ata_raise(d);
-    }
-    memset(&d->fault, 0, sizeof(d->fault));
-}
-
-void atalab_ata_cmd_error(AtalabDrive *d, uint8_t error, const char *name)
-{
-    atalab_ata_cmd_error_status(d, ATA_STAT_READY | ATA_STAT_ERR, error,
-                                name);
-}
-
-void atalab_ata_cmd_error_status(AtalabDrive *d, uint8_t status,
-                                 uint8_t error, const char *name)
-{
-    AtaEnd end = { status, true };
-
-    atalab_ata_fault_end(d, ATA_END_ERROR, status, &end);
-    memset(&d->fault, 0, sizeof(d->fault));
-    release_dma(d);
-    d->error = error;
-    d->status = status;
-    d->phase = ATA_PHASE_IDLE;
-    d->remaining = 0;
-    d->pio_source = NULL;
-    d->pio_sink = NULL;
-    d->icrc = false;
-    atalab_trace(d->host, "ata%u error d%u %s cmd=0x%02x status=0x%02x "
-                 "error=0x%02x", d->bus->index, d->unit, name, d->cmd,
-                 d->status, d->error);
-    if (end.irq) {
-        atalab_ata_raise(d);
-    }
-}
-
-void atalab_ata_cmd_abort(AtalabDrive *d)
-{
-    atalab_ata_cmd_error(d, ATA_ERR_ABRT, "ABRT");
-}
-
-uint64_t atalab_ata_addressable(const AtalabDrive *d, bool lba48)
-{
-    return lba48 ? d->sectors : MIN(d->sectors, ATA_LBA28_LIMIT - 1);
-}
-
-static bool chs_mode(const AtalabDrive *d)
-{
-    return !d->lba48 && !(d->bus->device & ATA_DEV_LBA);
-}
-
-void atalab_ata_set_error_address(AtalabDrive *d, uint64_t lba)
-{
-    AtalabAtaBus *bus = d->bus;
-
-    if (chs_mode(d)) {
-        /* CHS through the current translation (ATA-7 vol. 1, CHS) */
-        unsigned per_cyl = d->cur_heads * d->cur_spt;
-        uint64_t cyl = lba / per_cyl;
-        unsigned head = (lba / d->cur_spt) % d->cur_heads;
-
-        d->lbal = lba % d->cur_spt + 1;
-        d->lbam = cyl;
-        d->lbah = cyl >> 8;
-        bus->device = (bus->device & 0xF0) | (head & 0x0F);
-        return;
-    }
-    d->lbal = lba;
-    d->lbam = lba >> 8;
-    d->lbah = lba >> 16;
-    if (d->lba48) {
-        d->hob_lbal = lba >> 24;
-        d->hob_lbam = lba >> 32;
-        d->hob_lbah = lba >> 40;
-    } else {
-        bus->device = (bus->device & 0xF0) | ((lba >> 24) & 0x0F);
-    }
-}
-
-bool atalab_ata_decode_address(const AtalabDrive *d, bool any_cylinder,
-                               uint64_t *lba)
-{
-    uint8_t dev = d->bus->device;
-    unsigned cyl, head, sect;
-
-    if (d->lba48) {
-        *lba = (uint64_t)d->hob_lbah << 40 | (uint64_t)d->hob_lbam << 32 |
-               (uint64_t)d->hob_lbal << 24 | (uint64_t)d->lbah << 16 |
-               (uint64_t)d->lbam << 8 | d->lbal;
-        return true;
-    }
-    if (dev & ATA_DEV_LBA) {
-        *lba = (uint64_t)(dev & 0x0F) << 24 | (uint64_t)d->lbah << 16 |
-               (uint64_t)d->lbam << 8 | d->lbal;
-        return true;
-    }
-    cyl = d->lbah << 8 | d->lbam;
-    head = dev & 0x0F;
-    sect = d->lbal;
-    if (sect == 0 || sect > d->cur_spt || head >= d->cur_heads ||
-        (cyl >= d->cur_cyls && !any_cylinder)) {
-        return false;
-    }
-    *lba = ((uint64_t)cyl * d->cur_heads + head) * d->cur_spt + sect - 1;
-    return true;
-}
-
 /* Sector count: 0 means 256 (28-bit commands) or 65536 (48-bit). */
 static uint32_t decode_count(const AtalabDrive *d)
 {
@@ -175,35 +36,11 @@ static uint32_t decode_count(const AtalabDrive *d)
     return d->count ? d->count : 256;
 }
 
-/*
- * Validate the range of a media access command against what the command
- * can address (28-bit commands: the first 2^28 - 1 sectors) and the
- * current maximum address; IDNF if outside.
- */
-static bool setup_range(AtalabDrive *d)
-{
-    uint64_t lba, limit = atalab_ata_addressable(d, d->lba48);
-    uint32_t n = decode_count(d);
-    bool ok = atalab_ata_decode_address(d, false, &lba);
-
-    atalab_trace(d->host, "ata%u cmd d%u 0x%02x %s lba=%" PRIu64 " count=%u",
-                 d->bus->index, d->unit, d->cmd,
-                 atalab_ata_cmd_name(d->cmd), ok ? lba : 0, n);
-    if (!ok || lba >= limit || n > limit - lba) {
-        atalab_ata_cmd_error(d, ATA_ERR_IDNF, "IDNF");
-        return false;
-    }
-    d->lba = lba;
-    d->remaining = n;
-    /* A fault rule may take the command now that its range is known. */
-    return !atalab_ata_fault_command(d);
-}
-
 static bool multiple_ok(AtalabDrive *d)
 {
     if ((d->info->flags & ATA_CF_MULTIPLE) && !d->mult) {
         atalab_trace(d->host, "ata%u cmd d%u 0x%02x %s", d->bus->index,
-                     d->unit, d->cmd, atalab_ata_cmd_name(d->cmd));
+                     d->unit, d->cmd, d->info->name);
         atalab_ata_cmd_error(d, ATA_ERR_ABRT, "ABRT-no-multiple-mode");
         return false;
     }
@@ -211,13 +48,37 @@ static bool multiple_ok(AtalabDrive *d)
     return true;
 }
 
+/*
+ * Validate the range of a media access command against what the command
+ * can address (28-bit commands: the first 2^28 - 1 sectors) and the
+ * current maximum address; IDNF if outside.
+ */
+bool atalab_ata_cmd_range(AtalabDrive *d)
+{
+    uint64_t lba, limit = atalab_ata_addressable(d, d->lba48);
+    uint32_t n = decode_count(d);
+    bool ok;
+
+    if (!multiple_ok(d)) {
+        return false;
+    }
+    ok = atalab_ata_decode_address(d, false, &lba);
+    atalab_trace(d->host, "ata%u cmd d%u 0x%02x %s lba=%" PRIu64 " count=%u",
+                 d->bus->index, d->unit, d->cmd, d->info->name,
+                 ok ? lba : 0, n);
+    if (!ok || lba >= limit || n > limit - lba) {
+        atalab_ata_cmd_error(d, ATA_ERR_IDNF, "IDNF");
+        return false;
+    }
+    d->lba = lba;
+    d->remaining = n;
+    return true;
+}
+
 void atalab_ata_cmd_read(AtalabDrive *d)
 {
-    if (!multiple_ok(d) || !setup_range(d)) {
-        return;
-    }
     if (d->info->proto == ATA_PROTO_DMA) {
-        atalab_ata_dma_start(d);
+        atalab_ata_dma_start(d, atalab_ata_dma_sectors);
     } else {
         atalab_ata_pio_in_start(d);
     }
@@ -225,11 +86,8 @@ void atalab_ata_cmd_read(AtalabDrive *d)
 
 void atalab_ata_cmd_write(AtalabDrive *d)
 {
-    if (!multiple_ok(d) || !setup_range(d)) {
-        return;
-    }
     if (d->info->proto == ATA_PROTO_DMA) {
-        atalab_ata_dma_start(d);
+        atalab_ata_dma_start(d, atalab_ata_dma_sectors);
     } else {
         atalab_ata_pio_out_start(d);
     }
@@ -258,8 +116,8 @@ static void verify_next(AtalabDrive *d)
         atalab_ata_cmd_ok(d);
         return;
     }
-    if (!atalab_ata_fault_step(d, MIN(d->remaining, ATA_CHUNK_SECTORS), true,
-                               &step)) {
+    if (!atalab_ata_step(d, MIN(d->remaining, ATA_CHUNK_SECTORS), true,
+                         &step)) {
         return;
     }
     atalab_ata_io_read(d, d->lba, step.sectors, atalab_ata_bounce(d),
@@ -268,9 +126,6 @@ static void verify_next(AtalabDrive *d)
 
 void atalab_ata_cmd_read_verify(AtalabDrive *d)
 {
-    if (!setup_range(d)) {
-        return;
-    }
     d->phase = ATA_PHASE_NODATA;
     d->status = ATA_STAT_BSY | ATA_STAT_DRDY;
     verify_next(d);
@@ -471,52 +326,4 @@ void atalab_ata_cmd_flush(AtalabDrive *d)
     d->phase = ATA_PHASE_NODATA;
     d->status = ATA_STAT_BSY | ATA_STAT_DRDY;
     atalab_ata_io_flush(d, flush_done);
-}
-
-void atalab_ata_exec_diagnostic(AtalabAtaBus *bus, uint8_t op)
-{
-    unsigned i;
-
-    atalab_trace(bus->host, "ata%u cmd d%u 0x%02x %s", bus->index,
-                 atalab_ata_selected(bus)->unit, op, atalab_ata_cmd_name(op));
-    for (i = 0; i < 2; i++) {
-        AtalabDrive *d = &bus->drive[i];
-
-        /* Writing the Command register clears both interrupts. */
-        d->intrq = false;
-        atalab_ata_abort_command(d, "diagnostic");
-        atalab_ata_fault_reset(d, false);
-        d->cmd = op;
-        d->info = atalab_ata_cmd_info(op);
-        d->prev_cmd = op;
-        atalab_ata_power_reset(d);
-        atalab_ata_set_signature(d);
-    }
-    bus->device = 0;
-    atalab_ata_update_irq(bus);
-    if (bus->drive[0].req.abandoned || bus->drive[1].req.abandoned) {
-        /* Finished by the last abandoned request's completion. */
-        bus->diag_pending = true;
-        return;
-    }
-    atalab_ata_diagnostic_done(bus);
-}
-
-void atalab_ata_diagnostic_done(AtalabAtaBus *bus)
-{
-    AtalabDrive *d0 = &bus->drive[0];
-    AtalabDrive *d1 = &bus->drive[1];
-
-    AtalabDrive *reporter = d0->present ? d0 : d1;
-
-    bus->diag_pending = false;
-    if (d1->present) {
-        d1->status = atalab_ata_reset_status(d1);
-    }
-    /* Device 0 reports for both and asserts INTRQ. */
-    atalab_ata_cmd_ok(reporter);
-    if (reporter->status == ATA_STAT_READY) {
-        /* as after a reset: a packet device's DRDY stays clear */
-        reporter->status = atalab_ata_reset_status(reporter);
-    }
 }

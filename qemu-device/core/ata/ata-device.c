@@ -1,6 +1,7 @@
 /*
  * atalab emulator core: ATA devices -- command block registers, the data
- * port, interrupts, resets, command dispatch and abandoned requests.
+ * port, command dispatch (with the fault rules' say), the software reset,
+ * and a drive's set-up.
  *
  * References: ATA/ATAPI-7 volume 1 (T13 1532D) clause 7 (register
  * descriptions) and volume 2 (T13 1532D vol. 2) clauses on the PIO and
@@ -41,6 +42,21 @@ void atalab_ata_disk_strings(const AtalabDriveConfig *cfg, unsigned disk,
     copy_string(fwrev, 9, cfg->fwrev, "0.1");
 }
 
+/*
+ * An abandoned request completed: a diagnostic waiting for it ends, a
+ * power cut waiting for it goes on.
+ */
+static void abandoned_done(AtalabDrive *d)
+{
+    AtalabAtaBus *bus = d->bus;
+
+    if (bus->diag_pending && !bus->drive[0].req.abandoned &&
+        !bus->drive[1].req.abandoned) {
+        atalab_ata_diagnostic_done(bus);
+    }
+    atalab_ata_power_cut_continue(d);
+}
+
 static void drive_init(AtalabAtaBus *bus, unsigned unit,
                        const AtalabDriveConfig *cfg, unsigned disk, bool sata)
 {
@@ -59,10 +75,10 @@ static void drive_init(AtalabAtaBus *bus, unsigned unit,
     d->native_sectors = cfg->present ? cfg->sectors : 0;
     d->sectors = d->sectors_nv = d->native_sectors;
     atalab_ata_disk_strings(cfg, disk, d->model, d->serial, d->fwrev);
-    atalab_ata_io_init(d);
+    atalab_ata_io_init(d, abandoned_done);
     atalab_ata_power_init(d);
     atalab_ata_smart_init(d);
-    atalab_ata_fault_init(d);
+    atalab_ata_wait_init(d);
     g_queue_init(&d->undo);
     g_queue_init(&d->undo_lost);
 }
@@ -88,7 +104,8 @@ void atalab_ata_bus_init(AtalabAtaBus *bus, unsigned index,
 
 static void drive_fini(AtalabDrive *d)
 {
-    atalab_ata_fault_fini(d);
+    atalab_ata_wait_fini(d);
+    atalab_ata_undo_forget(d);
     atalab_ata_smart_fini(d);
     atalab_ata_power_fini(d);
     atalab_ata_io_fini(d);
@@ -134,11 +151,6 @@ unsigned atalab_ata_bus_inflight(const AtalabAtaBus *bus)
     return bus->drive[0].req.inflight + bus->drive[1].req.inflight;
 }
 
-AtalabDrive *atalab_ata_selected(AtalabAtaBus *bus)
-{
-    return &bus->drive[(bus->device & ATA_DEV_DEV) ? 1 : 0];
-}
-
 static bool bus_empty(const AtalabAtaBus *bus)
 {
     return !bus->drive[0].present && !bus->drive[1].present;
@@ -157,137 +169,6 @@ static AtalabDrive *responder(AtalabAtaBus *bus)
     return sel->present ? sel : &bus->drive[sel->unit ^ 1];
 }
 
-uint8_t atalab_ata_status(const AtalabDrive *d)
-{
-    /*
-     * A reset or diagnostic does not finish while a request it abandoned
-     * is still with the backend: the drive stays busy until then.
-     */
-    if (d->req.abandoned || d->bus->diag_pending) {
-        return ATA_STAT_BSY;
-    }
-    return d->status;
-}
-
-void atalab_ata_update_irq(AtalabAtaBus *bus)
-{
-    AtalabDrive *sel = atalab_ata_selected(bus);
-    bool level = sel->present && sel->intrq &&
-                 !(bus->devctl & ATA_CTL_NIEN);
-
-    if (level == bus->irq_level) {
-        return;
-    }
-    bus->irq_level = level;
-    bus->hooks->irq(bus->hooks->opaque, bus->index, level);
-}
-
-void atalab_ata_raise(AtalabDrive *d)
-{
-    d->intrq = true;
-    atalab_ata_update_irq(d->bus);
-}
-
-void atalab_ata_set_signature(AtalabDrive *d)
-{
-    /*
-     * ATA device signature: count 01h, LBA 000001h, Device 00h; a packet
-     * device's: LBA Mid 14h, LBA High EBh.
-     */
-    d->count = 1;
-    d->lbal = 1;
-    d->lbam = d->atapi ? 0x14 : 0;
-    d->lbah = d->atapi ? 0xEB : 0;
-    d->hob_count = d->hob_lbal = d->hob_lbam = d->hob_lbah = 0;
-    d->hob_feature = d->feature = 0;
-    /* Diagnostic code 01h: device 0 passed, device 1 passed or absent. */
-    d->error = 0x01;
-}
-
-uint8_t atalab_ata_reset_status(const AtalabDrive *d)
-{
-    /*
-     * After a reset or a diagnostic a packet device leaves DRDY clear (ATA-7
-     * vol. 1, Status register: DRDY); an ATA device reads 50h.
-     */
-    if (!d->present) {
-        return 0;
-    }
-    return d->atapi ? 0 : ATA_STAT_READY;
-}
-
-void atalab_ata_abort_command(AtalabDrive *d, const char *why)
-{
-    AtalabAtaBus *bus = d->bus;
-
-    if (d->phase != ATA_PHASE_IDLE && d->phase != ATA_PHASE_RESET) {
-        atalab_trace(d->host, "ata%u abort d%u 0x%02x %s", bus->index,
-                     d->unit, d->cmd, why);
-    }
-    /* Everything that refers to the command goes before the drain. */
-    d->seq++;
-    d->phase = ATA_PHASE_IDLE;
-    d->remaining = 0;
-    d->data_pos = d->data_end = 0;
-    d->pio_source = NULL;
-    d->pio_sink = NULL;
-    d->icrc = false;
-    d->dma_waiting = false;
-    d->dma_stuck = false;
-    if (bus->dma_owner == d) {
-        bus->dma_owner = NULL;
-    }
-    atalab_ata_io_abandon(d);
-}
-
-void atalab_ata_abandoned_done(AtalabDrive *d)
-{
-    AtalabAtaBus *bus = d->bus;
-
-    if (bus->diag_pending && !bus->drive[0].req.abandoned &&
-        !bus->drive[1].req.abandoned) {
-        atalab_ata_diagnostic_done(bus);
-    }
-    atalab_ata_power_cut_continue(d);
-}
-
-/* Settings that power-on (and SRST with reverting enabled) restore. */
-static void settings_defaults(AtalabDrive *d)
-{
-    d->cur_cyls = d->cyls;
-    d->cur_heads = d->heads;
-    d->cur_spt = d->spt;
-    d->mult = 0;
-    d->wcache = true;
-    d->lookahead = true;
-    d->revert_on_reset = false;
-    d->pio_mode = -1;
-    d->mwdma_mode = -1;
-    d->udma_mode = -1;
-    d->iordy_disabled = false;
-}
-
-/* Power-on defaults of a drive's settings and registers. */
-void atalab_ata_drive_power_on(AtalabDrive *d)
-{
-    atalab_ata_abort_command(d, "power-on");
-    d->intrq = false;
-    atalab_ata_fault_reset(d, true);
-    /* A reset is no power cut: the drive writes its cache back. */
-    atalab_ata_undo_flushed(d);
-    atalab_ata_hpa_power_on(d);
-    atalab_ata_default_geometry(d->sectors, &d->cyls, &d->heads, &d->spt);
-    settings_defaults(d);
-    atalab_ata_power_on_defaults(d);
-    atalab_ata_smart_power_on(d);
-    atalab_ata_set_signature(d);
-    if (d->atapi) {
-        atalab_atapi_mmc_power_on(d);
-    }
-    d->prev_cmd = 0;
-    d->status = atalab_ata_reset_status(d);
-}
-
 void atalab_ata_bus_power_on(AtalabAtaBus *bus)
 {
     atalab_ata_drive_power_on(&bus->drive[0]);
@@ -299,26 +180,25 @@ void atalab_ata_bus_power_on(AtalabAtaBus *bus)
     atalab_ata_update_irq(bus);
 }
 
-void atalab_ata_set_present(AtalabDrive *d, bool present)
-{
-    /*
-     * A drive whose power was cut stays off the bus until its write-back
-     * is done (ata-powercut.c brings it back), whatever resets, port
-     * enables or reinsertions come meanwhile: a command could otherwise
-     * start a request beside a write-back still with the backend.
-     */
-    d->present = present && !d->power_cut;
-}
-
 /*
  * Device Control register (ATA-7 vol. 1, Device Control): SRST starts a
  * software reset of both devices, which ends when SRST is cleared
  * (ATA-7 vol. 2, software reset protocol).  Settings survive it unless
  * reverting to defaults was enabled (SET FEATURES CCh).
  */
+static void reset_fail_over(AtalabDrive *d)
+{
+    if (d->present && d->phase == ATA_PHASE_IDLE) {
+        d->status = atalab_ata_reset_status(d);
+        atalab_trace(d->host, "ata%u fault d%u reset-fail over",
+                     d->bus->index, d->unit);
+    }
+}
+
 void atalab_ata_devctl_write(AtalabAtaBus *bus, uint8_t val)
 {
     uint8_t old = bus->devctl;
+    int64_t ns;
     unsigned i;
 
     bus->devctl = val;
@@ -344,12 +224,19 @@ void atalab_ata_devctl_write(AtalabAtaBus *bus, uint8_t val)
 
             d->phase = ATA_PHASE_IDLE;
             if (d->revert_on_reset) {
-                settings_defaults(d);
+                atalab_ata_settings_defaults(d);
             }
             atalab_ata_power_reset(d);
             atalab_ata_set_signature(d);
             d->prev_cmd = 0;
-            if (d->present && !atalab_ata_fault_srst_release(d)) {
+            if (!d->present) {
+                continue;
+            }
+            if (atalab_ata_fault_srst_release(d, &ns)) {
+                /* reset-fail: BSY a while longer */
+                d->status = ATA_STAT_BSY;
+                atalab_ata_wait(d, ATA_WAIT_RESET, ns, reset_fail_over);
+            } else {
                 d->status = atalab_ata_reset_status(d);
             }
         }
@@ -464,6 +351,29 @@ static uint32_t data_read(AtalabDrive *d, unsigned size)
     return val;
 }
 
+/*
+ * A packet command's packet has come: the fault rules meet the command
+ * now that it is known, then it runs.
+ */
+static void packet_arrived(AtalabDrive *d)
+{
+    uint32_t lba = 0, blocks = 0;
+    uint64_t sectors;
+    bool read;
+    AtaFaultTake take;
+
+    atalab_atapi_packet_filled(d);
+    atalab_atapi_trace_packet(d);
+    read = atalab_atapi_cdb_reads(d->packet.cdb, &lba, &blocks);
+    sectors = (uint64_t)blocks * ATAPI_BLOCK_SECTORS;
+    if (atalab_ata_fault_packet(d, read, (uint64_t)lba * ATAPI_BLOCK_SECTORS,
+                                MIN(sectors, UINT32_MAX), &take)) {
+        atalab_ata_fault_take(d, &take);
+        return;
+    }
+    atalab_atapi_execute(d);
+}
+
 static void data_write(AtalabDrive *d, uint32_t val, unsigned size)
 {
     unsigned i;
@@ -482,7 +392,7 @@ static void data_write(AtalabDrive *d, uint32_t val, unsigned size)
     }
     if (d->data_pos >= d->data_end) {
         if (phase == ATA_PHASE_PACKET) {
-            atalab_atapi_packet_filled(d);
+            packet_arrived(d);
         } else {
             atalab_ata_pio_out_filled(d);
         }
@@ -540,6 +450,7 @@ static void latch(uint8_t *reg, uint8_t *hob, uint8_t val)
 static void exec_command(AtalabDrive *d, uint8_t op)
 {
     const AtaCmdInfo *info = atalab_ata_drive_cmd_info(d, op);
+    AtaFaultTake take;
 
     d->cmd = op;
     d->info = info;
@@ -557,12 +468,15 @@ static void exec_command(AtalabDrive *d, uint8_t op)
     }
     /*
      * Commands with a range meet the fault rules once it is decoded, a
-     * packet command once its packet has come (atapi.c); DEVICE RESET,
-     * the way out of a fault, meets none.
+     * packet command once its packet has come (packet_arrived); DEVICE
+     * RESET, the way out of a fault, meets none.
      */
-    if (!(info->flags & (ATA_CF_RANGE | ATA_CF_ANY_STATE)) &&
-        info->proto != ATA_PROTO_PACKET && atalab_ata_fault_command(d)) {
-        /* a fault rule took the command */
+    if ((info->flags & ATA_CF_RANGE) && !atalab_ata_cmd_range(d)) {
+        /* ended with its error */
+    } else if (!(info->flags & ATA_CF_ANY_STATE) &&
+               info->proto != ATA_PROTO_PACKET &&
+               atalab_ata_fault_command(d, &take)) {
+        atalab_ata_fault_take(d, &take);
     } else if (!info->handler) {
         atalab_ata_cmd_abort(d);
     } else {
@@ -576,10 +490,11 @@ static void command_write(AtalabAtaBus *bus, uint8_t val)
 {
     AtalabDrive *sel = atalab_ata_selected(bus);
     AtalabDrive *r = responder(bus);
+    const AtaCmdInfo *info = atalab_ata_cmd_info(val);
     uint8_t st;
 
     /* EXECUTE DEVICE DIAGNOSTIC is executed by both devices. */
-    if (atalab_ata_cmd_info(val)->proto == ATA_PROTO_DIAG) {
+    if (info->proto == ATA_PROTO_DIAG) {
         if (atalab_ata_status(r) & (ATA_STAT_BSY | ATA_STAT_DRQ)) {
             atalab_trace(bus->host, "ata%u ignored d%u %s cmd=0x%02x",
                          bus->index, r->unit,
@@ -587,7 +502,7 @@ static void command_write(AtalabAtaBus *bus, uint8_t val)
                          "drq", val);
             return;
         }
-        atalab_ata_exec_diagnostic(bus, val);
+        atalab_ata_exec_diagnostic(bus, info, val);
         return;
     }
     if (!sel->present) {

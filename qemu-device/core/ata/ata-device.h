@@ -82,6 +82,12 @@ typedef enum AtaPower {
     ATA_POWER_SLEEP,
 } AtaPower;
 
+/*
+ * A continuation on the drive, which a lower layer runs for the layer that
+ * gave it: when a wait is over, when the engine runs for a DMA command,
+ * when an abandoned request is done.
+ */
+typedef void AtaDriveDone(AtalabDrive *d);
 /* Continuation of a command once its backend request completed. */
 typedef void AtaIoDone(AtalabDrive *d, int ret);
 /* Data of a PIO data-in block that is not on the medium (IDENTIFY, logs). */
@@ -93,6 +99,7 @@ typedef void AtaPioSink(AtalabDrive *d, uint32_t block, const uint8_t *buf);
 typedef struct AtaRequest {
     bool inflight;
     bool abandoned;             /* its command is gone: result discarded */
+    AtaDriveDone *abandoned_done;       /* told when such a one is done */
     bool direct;                /* data in guest memory through map */
     const char *what;           /* "read", "write", "flush": for traces */
     uint64_t lba;
@@ -121,14 +128,14 @@ typedef struct AtaFaultPlan {
     AtalabFaultRule *protocol;  /* a protocol violation */
 } AtaFaultPlan;
 
-/* What the drive's fault timer is waiting for. */
-typedef enum AtaFaultWait {
-    ATA_FAULT_WAIT_NONE,
-    ATA_FAULT_WAIT_COMPLETION,  /* latency: then the command completes */
-    ATA_FAULT_WAIT_LAST_BLOCK,  /* latency, PIO data-in: then its last block */
-    ATA_FAULT_WAIT_RESET,       /* reset-fail: then BSY clears */
-    ATA_FAULT_WAIT_REINSERT,    /* remove: then the drive is back */
-} AtaFaultWait;
+/* What the drive's own timer is waiting for (ata-bus.c). */
+typedef enum AtaWait {
+    ATA_WAIT_NONE,
+    ATA_WAIT_COMPLETION,        /* latency: then the command completes */
+    ATA_WAIT_LAST_BLOCK,        /* latency, PIO data-in: then its last block */
+    ATA_WAIT_RESET,             /* reset-fail: then BSY clears */
+    ATA_WAIT_REINSERT,          /* remove: then the drive is back */
+} AtaWait;
 
 /* Command packet size: 12 bytes (IDENTIFY PACKET DEVICE word 0 bits 1:0) */
 #define ATAPI_CDB_SIZE          12
@@ -242,6 +249,7 @@ struct AtalabDrive {
     AtaPioSink *pio_sink;       /* NULL: the medium */
     bool dma_waiting;           /* DMA command waits for the engine */
     bool dma_stuck;             /* its transfer failed; waits for a reset */
+    AtaDriveDone *dma_run;      /* moves its data when the engine runs */
     bool icrc;                  /* strict: end this DMA command with ICRC */
 
     /* PIO data: one DRQ block */
@@ -258,9 +266,11 @@ struct AtalabDrive {
     /* Fault injection (ata-fault.c) */
     AtaFaultPlan fault;
     bool df_sticky;             /* a device fault until the next reset */
-    AtaFaultWait fault_wait;
-    uint32_t fault_wait_seq;    /* the command a delayed completion is for */
-    AtalabTimer *fault_t;
+    /* The drive's own timer (ata-bus.c): a delay a fault rule imposes */
+    AtaWait wait;
+    uint32_t wait_seq;          /* the command it was set for */
+    AtaDriveDone *wait_then;
+    AtalabTimer *wait_t;
     /* Power cut (ata-powercut.c): unflushed writes and how to undo them */
     GQueue undo;                /* UndoEntry *, oldest first */
     size_t undo_bytes;

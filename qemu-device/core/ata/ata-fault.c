@@ -1,19 +1,19 @@
 /*
- * atalab emulator core: faults as an ATA device presents them -- the rules
- * the fault engine fires (atalab-fault.h) turned into status, error,
- * address registers, interrupts and data, as docs/faults.md lists them.
+ * atalab emulator core: the fault plan of a drive -- what the rules the
+ * fault engine fires (atalab-fault.h) mean for a command, decided here and
+ * carried out by the layers above, as docs/faults.md lists them.
  *
- * A command asks the engine once, when it is accepted; what fired becomes
- * the command's plan (AtaFaultPlan): an error at a sector (data before it
- * moves normally), an error instead of the command, a hung command, a
- * change to its end (lost or early interrupt, ICRC, a delay, DRQ left
- * set), or bit flips in its data.  The data path then asks the plan two
- * questions: per data step (atalab_ata_fault_step) and at the command's
- * end (atalab_ata_fault_end); bit flips (atalab_ata_fault_corrupt) and an
- * early interrupt once busy (atalab_ata_fault_busy) are the only other
- * calls.  Software resets ask about reset-fail rules; timed rules
- * (spurious-irq, remove, power-cut at a virtual time) run from a timer of
- * the bus.
+ * A command asks the engine once, when it is accepted.  Either something
+ * takes the command instead (AtaFaultTake: an error, a hang, a removal, a
+ * power cut; ata-fault-take.c carries it out), or what fired becomes the
+ * command's plan (AtaFaultPlan): an error at a sector (data before it
+ * moves normally), a change to its end (lost or early interrupt, ICRC, a
+ * delay, DRQ left set), bit flips in its data.  The data path then asks
+ * the plan two questions: per data step (atalab_ata_fault_step, ata-io.c)
+ * and at the command's end (atalab_ata_fault_end, ata-end.c); bit flips
+ * (atalab_ata_fault_corrupt) and an early interrupt once busy
+ * (atalab_ata_fault_busy) are the only other calls.  Software resets ask
+ * about reset-fail rules.  The plan calls no ATA file but ata-bus.c.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -21,11 +21,10 @@
 #include <string.h>
 
 #include "ata-internal.h"
-#include "../host-timer.h"
 #include "../trace/trace.h"
 
-static void trace_firing(AtalabDrive *d, const AtalabFaultRule *r,
-                         uint64_t lba, bool command)
+void atalab_ata_fault_fired(AtalabDrive *d, const AtalabFaultRule *r,
+                            uint64_t lba, bool command)
 {
     char cmd[8] = "none";
 
@@ -40,137 +39,18 @@ static void trace_firing(AtalabDrive *d, const AtalabFaultRule *r,
         .drive = d->index, .name = r->id, .value = d->cmd });
 }
 
-/* ---- the drive's own timer: delayed completion, reset end, reinsert --- */
-
-static void fault_timer_fired(void *opaque)
-{
-    AtalabDrive *d = opaque;
-
-    atalab_trace(d->host, "ata%u timer d%u fault", d->bus->index, d->unit);
-
-    switch (d->fault_wait) {
-    case ATA_FAULT_WAIT_COMPLETION:
-        d->fault_wait = ATA_FAULT_WAIT_NONE;
-        if (d->fault_wait_seq == d->seq) {
-            atalab_ata_cmd_ok(d);
-        }
-        break;
-    case ATA_FAULT_WAIT_LAST_BLOCK:
-        d->fault_wait = ATA_FAULT_WAIT_NONE;
-        if (d->fault_wait_seq == d->seq && d->phase == ATA_PHASE_PIO_IN) {
-            atalab_ata_pio_in_present(d);
-        }
-        break;
-    case ATA_FAULT_WAIT_RESET:
-        d->fault_wait = ATA_FAULT_WAIT_NONE;
-        if (d->present && d->phase == ATA_PHASE_IDLE) {
-            d->status = atalab_ata_reset_status(d);
-            atalab_trace(d->host, "ata%u fault d%u reset-fail over",
-                         d->bus->index, d->unit);
-        }
-        break;
-    case ATA_FAULT_WAIT_REINSERT:
-        d->fault_wait = ATA_FAULT_WAIT_NONE;
-        atalab_trace(d->host, "ata%u fault d%u reinserted", d->bus->index,
-                     d->unit);
-        atalab_ata_set_present(d, true);
-        atalab_ata_drive_power_on(d);
-        break;
-    case ATA_FAULT_WAIT_NONE:
-        break;
-    }
-}
-
-static void fault_wait(AtalabDrive *d, AtaFaultWait what, int64_t ns)
-{
-    const AtalabHost *h = d->host;
-
-    d->fault_wait = what;
-    d->fault_wait_seq = d->seq;
-    if (ns != ATALAB_FAULT_NEVER_ENDS) {
-        atalab_timer_mod(h, d->fault_t, atalab_now(h) + ns);
-    }
-}
-
-static void fault_wait_cancel(AtalabDrive *d)
-{
-    if (d->fault_wait != ATA_FAULT_WAIT_NONE) {
-        atalab_timer_del(d->host, d->fault_t);
-    }
-    d->fault_wait = ATA_FAULT_WAIT_NONE;
-}
-
-void atalab_ata_fault_init(AtalabDrive *d)
-{
-    d->fault_t = atalab_timer_new(d->host, fault_timer_fired, d);
-}
-
-void atalab_ata_fault_fini(AtalabDrive *d)
-{
-    atalab_timer_free(d->host, &d->fault_t);
-    atalab_ata_power_cut_forget(d);
-}
-
 /* A reset ends what a fault left behind (not a removal). */
 void atalab_ata_fault_reset(AtalabDrive *d, bool power_on)
 {
     memset(&d->fault, 0, sizeof(d->fault));
-    if (d->fault_wait == ATA_FAULT_WAIT_COMPLETION ||
-        d->fault_wait == ATA_FAULT_WAIT_LAST_BLOCK ||
-        (power_on && d->fault_wait == ATA_FAULT_WAIT_RESET)) {
-        fault_wait_cancel(d);
+    if (d->wait == ATA_WAIT_COMPLETION || d->wait == ATA_WAIT_LAST_BLOCK ||
+        (power_on && d->wait == ATA_WAIT_RESET)) {
+        atalab_ata_wait_cancel(d);
     }
     d->df_sticky = false;
 }
 
-/* ---- removal and power cut -------------------------------------------- */
-
-static void remove_drive(AtalabDrive *d, const AtalabFaultRule *r)
-{
-    atalab_trace(d->host, "ata%u fault d%u removed", d->bus->index, d->unit);
-    atalab_ata_abort_command(d, "removed");
-    d->intrq = false;
-    atalab_ata_set_present(d, false);
-    atalab_ata_update_irq(d->bus);
-    fault_wait_cancel(d);
-    if (r->duration != ATALAB_FAULT_NEVER_ENDS) {
-        fault_wait(d, ATA_FAULT_WAIT_REINSERT, r->duration);
-    }
-}
-
 /* ---- commands ------------------------------------------------------------ */
-
-/* The error of an error-type plan, as the device reports it. */
-static void present_error(AtalabDrive *d, AtalabFaultKind kind, uint64_t lba)
-{
-    switch (kind) {
-    case ATALAB_FAULT_UNC:
-        atalab_ata_set_error_address(d, lba);
-        atalab_ata_cmd_error(d, ATA_ERR_UNC, "UNC");
-        break;
-    case ATALAB_FAULT_AMNF:
-        atalab_ata_set_error_address(d, lba);
-        atalab_ata_cmd_error(d, ATA_ERR_AMNF, "AMNF");
-        break;
-    case ATALAB_FAULT_IDNF:
-        atalab_ata_set_error_address(d, lba);
-        atalab_ata_cmd_error(d, ATA_ERR_IDNF, "IDNF");
-        break;
-    case ATALAB_FAULT_WRITE_FAULT:
-        atalab_ata_set_error_address(d, lba);
-        atalab_ata_cmd_error_status(d, ATA_STAT_READY | ATA_STAT_DF |
-                                    ATA_STAT_ERR, ATA_ERR_ABRT,
-                                    "write-fault");
-        break;
-    case ATALAB_FAULT_ICRC:
-        d->icrc_errors++;
-        atalab_ata_cmd_error(d, ATA_ERR_ICRC | ATA_ERR_ABRT, "ICRC");
-        break;
-    default:
-        atalab_ata_cmd_abort(d);
-        break;
-    }
-}
 
 static bool is_stop_kind(AtalabFaultKind k)
 {
@@ -179,36 +59,11 @@ static bool is_stop_kind(AtalabFaultKind k)
 }
 
 /*
- * A packet device reports an error as CHECK CONDITION: a sense rule's
- * sense data, or the SPC-3 sense closest to the ATA error kind.  Its
- * errors come when the packet arrives, before any data moves.
+ * Ask the rules about the command q describes: the plan for it, or (true)
+ * what takes it instead (*take).
  */
-static void present_packet_error(AtalabDrive *d, const AtalabFaultRule *r)
-{
-    switch (r->kind) {
-    case ATALAB_FAULT_SENSE:
-        atalab_atapi_check(d, r->sense_key, r->asc, r->ascq);
-        break;
-    case ATALAB_FAULT_UNC:      /* unrecovered read error */
-        atalab_atapi_check(d, 0x3, 0x11, 0x00);
-        break;
-    case ATALAB_FAULT_AMNF:     /* address mark not found for data field */
-        atalab_atapi_check(d, 0x3, 0x13, 0x00);
-        break;
-    case ATALAB_FAULT_IDNF:     /* recorded entity not found */
-        atalab_atapi_check(d, 0x3, 0x14, 0x00);
-        break;
-    case ATALAB_FAULT_WRITE_FAULT:      /* write error */
-        atalab_atapi_check(d, 0x3, 0x0C, 0x00);
-        break;
-    default:                    /* ABORTED COMMAND */
-        atalab_atapi_check(d, 0xB, 0x00, 0x00);
-        break;
-    }
-}
-
-/* Ask the rules about the command q describes; true: a fault took it. */
-static bool fault_apply(AtalabDrive *d, const AtalabFaultQuery *qp)
+static bool fault_apply(AtalabDrive *d, const AtalabFaultQuery *qp,
+                        AtaFaultTake *take)
 {
     AtalabFaults *faults = d->bus->faults;
     AtaFaultPlan *plan = &d->fault;
@@ -217,10 +72,11 @@ static bool fault_apply(AtalabDrive *d, const AtalabFaultQuery *qp)
     unsigned i;
 
     memset(plan, 0, sizeof(*plan));
+    memset(take, 0, sizeof(*take));
     if (d->df_sticky) {
         /* A device fault stays until a reset (ATA-7 vol. 1, DF). */
-        atalab_ata_cmd_error_status(d, ATA_STAT_READY | ATA_STAT_DF |
-                                    ATA_STAT_ERR, ATA_ERR_ABRT, "DF");
+        take->what = ATA_TAKE_ERROR;
+        take->kind = ATALAB_FAULT_DF;
         return true;
     }
     atalab_faults_match(faults, &q, &hits);
@@ -228,36 +84,36 @@ static bool fault_apply(AtalabDrive *d, const AtalabFaultQuery *qp)
         AtalabFaultRule *r = hits.rule[i];
         uint64_t lba = hits.lba[i];
 
-        trace_firing(d, r, q.has_lba ? lba : 0, true);
+        atalab_ata_fault_fired(d, r, q.has_lba ? lba : 0, true);
+        take->rule = r;
+        take->kind = r->kind;
+        take->lba = lba;
         if (q.packet && (r->kind == ATALAB_FAULT_SENSE ||
                          r->kind == ATALAB_FAULT_IDNF ||
                          r->kind == ATALAB_FAULT_ABRT ||
                          (is_stop_kind(r->kind) &&
                           r->kind != ATALAB_FAULT_BM_ERROR))) {
-            present_packet_error(d, r);
+            /* a packet device's errors come before any data moves */
+            take->what = ATA_TAKE_CHECK;
             return true;
         }
         switch (r->kind) {
         case ATALAB_FAULT_IDNF:
         case ATALAB_FAULT_ABRT:
-            present_error(d, r->kind, lba);
+            take->what = ATA_TAKE_ERROR;
             return true;
         case ATALAB_FAULT_DF:
             d->df_sticky = true;
-            atalab_ata_cmd_error_status(d, ATA_STAT_READY | ATA_STAT_DF |
-                                        ATA_STAT_ERR, ATA_ERR_ABRT, "DF");
+            take->what = ATA_TAKE_ERROR;
             return true;
         case ATALAB_FAULT_TIMEOUT:
-            /* Accepted, then BSY until a reset: no data, no interrupt. */
-            d->phase = ATA_PHASE_NODATA;
-            d->status = ATA_STAT_BSY | ATA_STAT_DRDY;
-            d->remaining = 0;
+            take->what = ATA_TAKE_HANG;
             return true;
         case ATALAB_FAULT_REMOVE:
-            remove_drive(d, r);
+            take->what = ATA_TAKE_REMOVE;
             return true;
         case ATALAB_FAULT_POWER_CUT:
-            atalab_ata_power_cut(d, r);
+            take->what = ATA_TAKE_POWER_CUT;
             return true;
         case ATALAB_FAULT_SPURIOUS_IRQ:
             plan->spurious = true;
@@ -292,10 +148,11 @@ static bool fault_apply(AtalabDrive *d, const AtalabFaultQuery *qp)
             break;
         }
     }
+    memset(take, 0, sizeof(*take));
     return false;
 }
 
-bool atalab_ata_fault_command(AtalabDrive *d)
+bool atalab_ata_fault_command(AtalabDrive *d, AtaFaultTake *take)
 {
     AtalabFaultQuery q = {
         .drive = d->index,
@@ -308,11 +165,11 @@ bool atalab_ata_fault_command(AtalabDrive *d)
         .now = atalab_now(d->host),
     };
 
-    return fault_apply(d, &q);
+    return fault_apply(d, &q, take);
 }
 
 bool atalab_ata_fault_packet(AtalabDrive *d, bool read, uint64_t lba,
-                             uint32_t count)
+                             uint32_t count, AtaFaultTake *take)
 {
     AtalabFaultQuery q = {
         .drive = d->index,
@@ -327,57 +184,29 @@ bool atalab_ata_fault_packet(AtalabDrive *d, bool read, uint64_t lba,
         .now = atalab_now(d->host),
     };
 
-    return fault_apply(d, &q);
-}
-
-/* At the planned error's sector: present it (true). */
-static bool stop_here(AtalabDrive *d)
-{
-    AtaFaultPlan *plan = &d->fault;
-    AtalabFaultRule *r = plan->stop;
-
-    if (!r || plan->stop_lba != d->lba) {
-        return false;
-    }
-    plan->stop = NULL;
-    if (r->kind == ATALAB_FAULT_BM_ERROR) {
-        /*
-         * PCI master abort: BMISX.ERR set and ACTIVE cleared by the
-         * engine; with irq=yes the drive still finishes its part and
-         * interrupts, else it waits with DRQ until the guest resets it.
-         */
-        d->bus->port->fail(d->bus->port);
-        if (r->irq) {
-            d->remaining = 0;
-            d->bus->port->finish(d->bus->port);
-            atalab_ata_cmd_ok(d);
-        } else {
-            d->dma_stuck = true;
-            atalab_trace(d->host, "ata%u dma-stuck d%u 0x%02x master-abort "
-                         "lba=%" PRIu64, d->bus->index, d->unit, d->cmd,
-                         d->lba);
-        }
-        return true;
-    }
-    present_error(d, r->kind, d->lba);
-    return true;
+    return fault_apply(d, &q, take);
 }
 
 bool atalab_ata_fault_step(AtalabDrive *d, uint32_t want, bool medium,
                            AtaStep *step)
 {
-    const AtaFaultPlan *plan = &d->fault;
+    AtaFaultPlan *plan = &d->fault;
     const AtalabFaultRule *p = plan->protocol;
 
+    memset(step, 0, sizeof(*step));
     step->sectors = want;
-    step->bounce = false;
     if (medium) {
-        if (stop_here(d)) {
+        AtalabFaultRule *r = plan->stop;
+
+        if (r && plan->stop_lba == d->lba) {
+            /* At the planned error's sector: the step does not go. */
+            plan->stop = NULL;
+            step->stop = r->kind;
+            step->stop_irq = r->irq;
             return false;
         }
         /* Data before a planned error moves normally. */
-        if (plan->stop && plan->stop_lba >= d->lba &&
-            plan->stop_lba - d->lba < want) {
+        if (r && plan->stop_lba >= d->lba && plan->stop_lba - d->lba < want) {
             step->sectors = plan->stop_lba - d->lba;
         }
         /*
@@ -421,28 +250,23 @@ void atalab_ata_fault_corrupt(AtalabDrive *d, uint8_t *buf, uint64_t lba,
                  sectors, r->bits, writing ? "write" : "read");
 }
 
-bool atalab_ata_fault_end(AtalabDrive *d, AtaEndAt at, uint8_t status,
+void atalab_ata_fault_end(AtalabDrive *d, AtaEndAt at, uint8_t status,
                           AtaEnd *end)
 {
     AtaFaultPlan *plan = &d->fault;
     const AtalabFaultRule *p = plan->protocol;
     bool completes = at == ATA_END_COMPLETE;
 
+    memset(end, 0, sizeof(*end));
     if (completes && plan->end_error) {
-        AtalabFaultKind k = plan->end_error;
-
+        end->error = plan->end_error;
         plan->end_error = 0;
-        present_error(d, k, d->lba);
-        return false;
+        return;
     }
     if ((completes || at == ATA_END_LAST_BLOCK) && plan->latency) {
-        int64_t ns = plan->latency;
-
+        end->delay = plan->latency;
         plan->latency = 0;
-        d->status = ATA_STAT_BSY | ATA_STAT_DRDY;
-        fault_wait(d, completes ? ATA_FAULT_WAIT_COMPLETION :
-                   ATA_FAULT_WAIT_LAST_BLOCK, ns);
-        return false;
+        return;
     }
     end->status = status;
     if ((completes || at == ATA_END_DRAINED) &&
@@ -450,7 +274,6 @@ bool atalab_ata_fault_end(AtalabDrive *d, AtaEndAt at, uint8_t status,
         end->status |= ATA_STAT_DRQ;    /* "data" left when there is none */
     }
     end->irq = at != ATA_END_DRAINED && !plan->lost_irq;
-    return true;
 }
 
 /* INTRQ before the data is ready, or for nothing. */
@@ -466,7 +289,7 @@ void atalab_ata_fault_busy(AtalabDrive *d)
 
 /* ---- resets ------------------------------------------------------------- */
 
-bool atalab_ata_fault_srst_release(AtalabDrive *d)
+bool atalab_ata_fault_srst_release(AtalabDrive *d, int64_t *ns)
 {
     AtalabFaultQuery q = {
         .drive = d->index,
@@ -479,76 +302,7 @@ bool atalab_ata_fault_srst_release(AtalabDrive *d)
     if (!hits.n) {
         return false;
     }
-    trace_firing(d, hits.rule[0], 0, false);
-    d->status = ATA_STAT_BSY;
-    fault_wait(d, ATA_FAULT_WAIT_RESET, hits.rule[0]->duration);
+    atalab_ata_fault_fired(d, hits.rule[0], 0, false);
+    *ns = hits.rule[0]->duration;
     return true;
-}
-
-/* ---- timed rules ------------------------------------------------------ */
-
-static void timed_arm(AtalabAtaBus *bus)
-{
-    const AtalabHost *h = bus->host;
-    int64_t next = atalab_faults_next_timed(bus->faults, atalab_now(h));
-
-    if (next < 0) {
-        atalab_timer_del(h, bus->timed_t);
-    } else {
-        atalab_timer_mod(h, bus->timed_t, next);
-    }
-}
-
-static void timed_fired(void *opaque)
-{
-    AtalabAtaBus *bus = opaque;
-    int64_t now = atalab_now(bus->host);
-    unsigned u, i;
-
-    atalab_trace(bus->host, "ata%u fault-timer", bus->index);
-
-    for (u = 0; u < 2; u++) {
-        AtalabDrive *d = &bus->drive[u];
-        AtalabFaultHits hits;
-
-        atalab_faults_take_timed(bus->faults, now, d->index, &hits);
-        for (i = 0; i < hits.n; i++) {
-            AtalabFaultRule *r = hits.rule[i];
-
-            trace_firing(d, r, 0, false);
-            switch (r->kind) {
-            case ATALAB_FAULT_SPURIOUS_IRQ:
-                if (d->present) {
-                    atalab_ata_raise(d);
-                }
-                break;
-            case ATALAB_FAULT_REMOVE:
-                if (d->present) {
-                    remove_drive(d, r);
-                }
-                break;
-            case ATALAB_FAULT_POWER_CUT:
-                atalab_ata_power_cut(d, r);
-                break;
-            default:
-                break;
-            }
-        }
-    }
-    timed_arm(bus);
-}
-
-void atalab_ata_faults_init(AtalabAtaBus *bus)
-{
-    bus->timed_t = atalab_timer_new(bus->host, timed_fired, bus);
-}
-
-void atalab_ata_faults_fini(AtalabAtaBus *bus)
-{
-    atalab_timer_free(bus->host, &bus->timed_t);
-}
-
-void atalab_ata_faults_changed(AtalabAtaBus *bus)
-{
-    timed_arm(bus);
 }

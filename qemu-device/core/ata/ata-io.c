@@ -22,9 +22,10 @@
 #include "ata-internal.h"
 #include "../trace/trace.h"
 
-void atalab_ata_io_init(AtalabDrive *d)
+void atalab_ata_io_init(AtalabDrive *d, AtaDriveDone *abandoned_done)
 {
     memset(&d->req, 0, sizeof(d->req));
+    d->req.abandoned_done = abandoned_done;
 }
 
 void atalab_ata_io_fini(AtalabDrive *d)
@@ -93,7 +94,7 @@ static void req_complete(void *opaque, int ret)
         atalab_trace(d->host, "ata%u stale d%u %s lba=%" PRIu64 " count=%u "
                      "ret=%d", d->bus->index, d->unit, r->what, r->lba,
                      r->sectors, ret);
-        atalab_ata_abandoned_done(d);
+        r->abandoned_done(d);
         return;
     }
     if (ret < 0) {
@@ -237,6 +238,36 @@ void atalab_ata_io_abandon(AtalabDrive *d)
     }
 }
 
+/* ---- data steps --------------------------------------------------------- */
+
+bool atalab_ata_step(AtalabDrive *d, uint32_t want, bool medium,
+                     AtaStep *step)
+{
+    if (atalab_ata_fault_step(d, want, medium, step)) {
+        return true;
+    }
+    if (step->stop != ATALAB_FAULT_BM_ERROR) {
+        atalab_ata_fault_error(d, step->stop, d->lba);
+        return false;
+    }
+    /*
+     * PCI master abort: BMISX.ERR set and ACTIVE cleared by the engine;
+     * with irq=yes the drive still finishes its part and interrupts, else
+     * it waits with DRQ until the guest resets it.
+     */
+    d->bus->port->fail(d->bus->port);
+    if (step->stop_irq) {
+        d->remaining = 0;
+        d->bus->port->finish(d->bus->port);
+        atalab_ata_cmd_ok(d);
+    } else {
+        d->dma_stuck = true;
+        atalab_trace(d->host, "ata%u dma-stuck d%u 0x%02x master-abort "
+                     "lba=%" PRIu64, d->bus->index, d->unit, d->cmd, d->lba);
+    }
+    return false;
+}
+
 /* ---- PIO, both directions --------------------------------------------- */
 
 /*
@@ -247,8 +278,7 @@ static bool pio_block_plan(AtalabDrive *d, bool medium)
 {
     AtaStep step;
 
-    if (!atalab_ata_fault_step(d, MIN(d->block, d->remaining), medium,
-                               &step)) {
+    if (!atalab_ata_step(d, MIN(d->block, d->remaining), medium, &step)) {
         return false;
     }
     d->cur_block = step.sectors;
@@ -273,6 +303,8 @@ static void pio_block_done(AtalabDrive *d)
 
 /* ---- PIO data-in ------------------------------------------------------- */
 
+static void pio_in_present(AtalabDrive *d);
+
 static void pio_in_ready(AtalabDrive *d)
 {
     if (!d->pio_source) {
@@ -280,20 +312,32 @@ static void pio_in_ready(AtalabDrive *d)
     }
     pio_block_done(d);
     pio_block_open(d);
-    atalab_ata_pio_in_present(d);
+    pio_in_present(d);
 }
 
-void atalab_ata_pio_in_present(AtalabDrive *d)
+static void last_block_delayed(AtalabDrive *d)
 {
-    AtaEnd end = { ATA_STAT_READY | ATA_STAT_DRQ, true };
+    if (d->wait_seq == d->seq && d->phase == ATA_PHASE_PIO_IN) {
+        pio_in_present(d);
+    }
+}
+
+static void pio_in_present(AtalabDrive *d)
+{
+    AtaEnd end = { .status = ATA_STAT_READY | ATA_STAT_DRQ, .irq = true };
 
     /*
      * Data-in: an interrupt for every DRQ block; the last block is the
      * command's end (a latency rule delays it, a lost-irq rule loses its
      * interrupt).
      */
-    if (!d->remaining &&
-        !atalab_ata_fault_end(d, ATA_END_LAST_BLOCK, end.status, &end)) {
+    if (!d->remaining) {
+        atalab_ata_fault_end(d, ATA_END_LAST_BLOCK, end.status, &end);
+    }
+    if (end.delay) {
+        d->status = ATA_STAT_BSY | ATA_STAT_DRDY;
+        atalab_ata_wait(d, ATA_WAIT_LAST_BLOCK, end.delay,
+                        last_block_delayed);
         return;
     }
     d->status = end.status;
@@ -345,7 +389,7 @@ void atalab_ata_pio_in_generated(AtalabDrive *d, uint32_t blocks,
 
 void atalab_ata_pio_in_drained(AtalabDrive *d)
 {
-    AtaEnd end = { ATA_STAT_READY, false };
+    AtaEnd end;
 
     if (d->remaining) {
         pio_in_next(d);
@@ -430,8 +474,6 @@ void atalab_ata_pio_out_filled(AtalabDrive *d)
 
 /* ---- DMA --------------------------------------------------------------- */
 
-static void dma_step(AtalabDrive *d);
-
 /*
  * The transfer cannot go on (PRD table too short, PCI master abort, bus
  * master stopped): the drive keeps its DMA command and waits, as a real
@@ -479,7 +521,7 @@ static void dma_advance(AtalabDrive *d, unsigned sectors)
 {
     d->lba += sectors;
     d->remaining -= sectors;
-    dma_step(d);
+    atalab_ata_dma_sectors(d);
 }
 
 /* A direct request, or the backend write of a bounced chunk, is done. */
@@ -560,7 +602,7 @@ static bool dma_step_direct(AtalabDrive *d, unsigned sectors)
     return true;
 }
 
-static void dma_step(AtalabDrive *d)
+void atalab_ata_dma_sectors(AtalabDrive *d)
 {
     AtalabDmaPort *port = d->bus->port;
     unsigned sectors;
@@ -573,8 +615,8 @@ static void dma_step(AtalabDrive *d)
         dma_finish(d);
         return;
     }
-    if (!atalab_ata_fault_step(d, MIN(d->remaining, ATA_CHUNK_SECTORS), true,
-                               &step)) {
+    if (!atalab_ata_step(d, MIN(d->remaining, ATA_CHUNK_SECTORS), true,
+                         &step)) {
         return;
     }
     sectors = step.sectors;
@@ -600,17 +642,7 @@ static void dma_step(AtalabDrive *d)
                         dma_chunk_done);
 }
 
-/* The engine runs for d's command: its data moves. */
-static void dma_run(AtalabDrive *d)
-{
-    if (d->atapi) {
-        atalab_atapi_dma_step(d);
-    } else {
-        dma_step(d);
-    }
-}
-
-void atalab_ata_dma_start(AtalabDrive *d)
+void atalab_ata_dma_start(AtalabDrive *d, AtaDriveDone *run)
 {
     AtalabAtaBus *bus = d->bus;
     const AtalabAtaHooks *hk = bus->hooks;
@@ -619,6 +651,7 @@ void atalab_ata_dma_start(AtalabDrive *d)
     d->phase = ATA_PHASE_DMA;
     d->status = ATA_STAT_READY | ATA_STAT_DRQ;
     d->dma_stuck = false;
+    d->dma_run = run;
     /* In strict mode a mis-timed Ultra DMA transfer ends with ICRC. */
     d->icrc = hk->check_xfer(hk->opaque, d, true);
     if (bus->dma_owner && bus->dma_owner != d) {
@@ -639,7 +672,7 @@ void atalab_ata_dma_start(AtalabDrive *d)
         return;
     }
     d->dma_waiting = false;
-    dma_run(d);
+    d->dma_run(d);
 }
 
 void atalab_ata_dma_started(void *opaque)
@@ -667,7 +700,7 @@ void atalab_ata_dma_started(void *opaque)
         return;
     }
     d->dma_waiting = false;
-    dma_run(d);
+    d->dma_run(d);
 }
 
 void atalab_ata_dma_stopped(void *opaque)

@@ -637,6 +637,21 @@ void atalab_atapi_mmc_power_on(AtalabDrive *d)
     p->ua_asc = ASC_POWER_ON;
 }
 
+void atalab_atapi_trace_packet(AtalabDrive *d)
+{
+    const AtapiState *p = &d->packet;
+    char cdb[2 * ATAPI_CDB_SIZE + 1];
+    unsigned i;
+
+    for (i = 0; i < ATAPI_CDB_SIZE; i++) {
+        snprintf(&cdb[2 * i], 3, "%02x", p->cdb[i]);
+    }
+    /* The whole packet: what a diff compares, what replay feeds again */
+    atalab_trace(d->host, "ata%u packet d%u 0x%02x %s dma=%d limit=%u "
+                 "cdb=0x%s", d->bus->index, d->unit, p->cdb[0],
+                 atalab_atapi_cdb_name(p->cdb[0]), p->dma, p->limit, cdb);
+}
+
 void atalab_atapi_execute(AtalabDrive *d)
 {
     AtapiState *p = &d->packet;

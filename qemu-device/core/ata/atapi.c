@@ -1,8 +1,8 @@
 /*
  * atalab emulator core: a packet device -- the PACKET command and its
- * protocol, the ATA commands peculiar to packet devices, and how a packet
- * command ends (status, interrupt reason, sense).  What the packets mean
- * is atapi-mmc.c.
+ * protocol, and the ATA commands peculiar to packet devices.  How a packet
+ * command ends (status, interrupt reason, sense) is ata-end.c, what the
+ * packets mean atapi-mmc.c, DEVICE RESET ata-reset.c.
  *
  * References: ATA/ATAPI-7 volume 1 (T13 1532D), PACKET, IDENTIFY PACKET
  * DEVICE and DEVICE RESET commands, and the Sector Count register of a
@@ -18,7 +18,6 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <inttypes.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "ata-internal.h"
@@ -26,37 +25,6 @@
 
 /* PACKET Features register */
 #define PACKET_FEATURE_DMA      0x01
-
-static void packet_end(AtalabDrive *d)
-{
-    AtapiState *p = &d->packet;
-
-    p->buf_len = p->buf_pos = 0;
-    /* CoD and IO: the status phase (ATA-7 vol. 2, PACKET protocols) */
-    d->count = ATAPI_IR_COD | ATAPI_IR_IO;
-}
-
-void atalab_atapi_good(AtalabDrive *d)
-{
-    packet_end(d);
-    atalab_ata_cmd_ok(d);
-}
-
-void atalab_atapi_check(AtalabDrive *d, uint8_t key, uint8_t asc,
-                        uint8_t ascq)
-{
-    AtapiState *p = &d->packet;
-
-    p->sense_key = key;
-    p->asc = asc;
-    p->ascq = ascq;
-    atalab_trace(d->host, "ata%u check d%u 0x%02x key=0x%x asc=0x%02x "
-                 "ascq=0x%02x", d->bus->index, d->unit, p->cdb[0], key,
-                 asc, ascq);
-    packet_end(d);
-    /* CHECK CONDITION: ERR, and the sense key in Error bits 7:4 */
-    atalab_ata_cmd_error(d, key << 4, "CHECK");
-}
 
 /* ---- ATA commands of a packet device ----------------------------------- */
 
@@ -69,23 +37,6 @@ void atalab_atapi_cmd_identify_device(AtalabDrive *d)
      */
     atalab_ata_set_signature(d);
     atalab_ata_cmd_abort(d);
-}
-
-void atalab_atapi_device_reset(AtalabDrive *d)
-{
-    /*
-     * DEVICE RESET: the command in progress ends, the device resets as a
-     * software reset does (settings kept), shows the signature and clears
-     * BSY without an interrupt (ATA-7 vol. 2, DEVICE RESET protocol).
-     */
-    atalab_ata_abort_command(d, "device-reset");
-    atalab_ata_fault_reset(d, false);
-    atalab_ata_power_reset(d);
-    atalab_ata_set_signature(d);
-    d->packet.buf_len = d->packet.buf_pos = 0;
-    d->status = atalab_ata_reset_status(d);
-    atalab_trace(d->host, "ata%u done d%u 0x%02x status=0x%02x",
-                 d->bus->index, d->unit, d->cmd, d->status);
 }
 
 void atalab_atapi_cmd_packet(AtalabDrive *d)
@@ -116,41 +67,12 @@ void atalab_atapi_cmd_packet(AtalabDrive *d)
     d->status = ATA_STAT_READY | ATA_STAT_DRQ;
 }
 
-/* The fault rules meet the command now that its packet is known. */
-static bool packet_fault(AtalabDrive *d)
-{
-    uint32_t lba = 0, blocks = 0;
-    bool read = atalab_atapi_cdb_reads(d->packet.cdb, &lba, &blocks);
-
-    return atalab_ata_fault_packet(d, read,
-                                   (uint64_t)lba * ATAPI_BLOCK_SECTORS,
-                                   (uint64_t)blocks * ATAPI_BLOCK_SECTORS >
-                                   UINT32_MAX ? UINT32_MAX :
-                                   blocks * ATAPI_BLOCK_SECTORS);
-}
-
 void atalab_atapi_packet_filled(AtalabDrive *d)
 {
-    AtapiState *p = &d->packet;
-
-    char cdb[2 * ATAPI_CDB_SIZE + 1];
-    unsigned i;
-
-    memcpy(p->cdb, d->pio_buf, ATAPI_CDB_SIZE);
+    memcpy(d->packet.cdb, d->pio_buf, ATAPI_CDB_SIZE);
     d->data_pos = d->data_end = 0;
     d->phase = ATA_PHASE_NODATA;
     d->status = ATA_STAT_BSY | ATA_STAT_DRDY;
-    for (i = 0; i < ATAPI_CDB_SIZE; i++) {
-        snprintf(&cdb[2 * i], 3, "%02x", p->cdb[i]);
-    }
-    /* The whole packet: what a diff compares, what replay feeds again */
-    atalab_trace(d->host, "ata%u packet d%u 0x%02x %s dma=%d limit=%u "
-                 "cdb=0x%s", d->bus->index, d->unit, p->cdb[0],
-                 atalab_atapi_cdb_name(p->cdb[0]), p->dma, p->limit, cdb);
-    if (packet_fault(d)) {
-        return;                 /* a fault rule took the command */
-    }
-    atalab_atapi_execute(d);
 }
 
 /* ---- data-in ------------------------------------------------------------ */
@@ -272,8 +194,8 @@ static void stage_next_chunk(AtalabDrive *d)
 static void transfer_start(AtalabDrive *d)
 {
     if (d->packet.dma) {
-        /* The bus master then calls atalab_atapi_dma_step. */
-        atalab_ata_dma_start(d);
+        /* The bus master then runs transfer_next. */
+        atalab_ata_dma_start(d, transfer_next);
         return;
     }
     transfer_next(d);
@@ -311,10 +233,5 @@ void atalab_atapi_send_medium(AtalabDrive *d, uint32_t lba, uint32_t blocks)
 void atalab_atapi_pio_drained(AtalabDrive *d)
 {
     d->data_pos = d->data_end = 0;
-    transfer_next(d);
-}
-
-void atalab_atapi_dma_step(AtalabDrive *d)
-{
     transfer_next(d);
 }
