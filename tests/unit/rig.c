@@ -7,20 +7,19 @@
 
 #include "rig.h"
 
-Rig *rig_new_full(const char *personality, unsigned drive_mask,
-                  uint64_t sectors, bool tracing)
+/* A controller of personality with drives[], booted by its firmware. */
+static Rig *rig_new_drives(const char *personality,
+                           AtalabDriveConfig drives[ATALAB_DRIVES],
+                           bool tracing)
 {
     Rig *r = g_new0(Rig, 1);
-    AtalabDriveConfig drives[ATALAB_DRIVES] = { 0 };
     const AtalabPersonality *p = atalab_personality_find(personality);
     unsigned i;
 
     g_assert(p);
     fake_host_init(&r->fh, tracing);
     for (i = 0; i < ATALAB_DRIVES; i++) {
-        if (drive_mask & (1u << i)) {
-            drives[i].present = true;
-            drives[i].sectors = sectors ? sectors : RIG_SECTORS;
+        if (drives[i].present && drives[i].sectors) {
             fake_host_add_disk(&r->fh, i, drives[i].sectors);
         }
     }
@@ -30,13 +29,26 @@ Rig *rig_new_full(const char *personality, unsigned drive_mask,
     return r;
 }
 
-Rig *rig_new_cd(unsigned disk_mask, unsigned cd_mask, uint64_t cd_sectors)
+Rig *rig_new_full(const char *personality, unsigned drive_mask,
+                  uint64_t sectors, bool tracing)
 {
-    Rig *r = g_new0(Rig, 1);
     AtalabDriveConfig drives[ATALAB_DRIVES] = { 0 };
     unsigned i;
 
-    fake_host_init(&r->fh, true);
+    for (i = 0; i < ATALAB_DRIVES; i++) {
+        if (drive_mask & (1u << i)) {
+            drives[i].present = true;
+            drives[i].sectors = sectors ? sectors : RIG_SECTORS;
+        }
+    }
+    return rig_new_drives(personality, drives, tracing);
+}
+
+Rig *rig_new_cd(unsigned disk_mask, unsigned cd_mask, uint64_t cd_sectors)
+{
+    AtalabDriveConfig drives[ATALAB_DRIVES] = { 0 };
+    unsigned i;
+
     for (i = 0; i < ATALAB_DRIVES; i++) {
         if (disk_mask & (1u << i)) {
             drives[i].present = true;
@@ -46,15 +58,8 @@ Rig *rig_new_cd(unsigned disk_mask, unsigned cd_mask, uint64_t cd_sectors)
             drives[i].kind = ATALAB_DRIVE_CD;
             drives[i].sectors = cd_sectors;
         }
-        if (drives[i].sectors) {
-            fake_host_add_disk(&r->fh, i, drives[i].sectors);
-        }
     }
-    r->c = atalab_ctrl_new(atalab_personality_find("piix4"), &r->fh.host,
-                           drives);
-    r->fh.ctrl = r->c;
-    atalab_ctrl_firmware_init(r->c);
-    return r;
+    return rig_new_drives("piix4", drives, true);
 }
 
 Rig *rig_new(unsigned drive_mask)
