@@ -989,23 +989,28 @@ static bool is_status_read(const Rec *e)
 static void hoist_polls(Replay *rp, const Rec *e)
 {
     bool busy[ATALAB_CHANNELS] = { false };
+    /* the other channels not yet seen: the scan ends when none is left */
+    unsigned others = ATALAB_CHANNELS - 1;
     uint64_t j;
     Rec *r;
 
-    for (j = rp->drv + 1; j < rp->drv + HOIST_WINDOW && (r = at(rp, j));
-         j++) {
+    for (j = rp->drv + 1;
+         others && j < rp->drv + HOIST_WINDOW && (r = at(rp, j)); j++) {
         int ch = r->r.channel;
 
-        if (ch < 0 || ch >= ATALAB_CHANNELS) {
+        if (ch < 0 || ch >= ATALAB_CHANNELS || busy[ch]) {
             continue;
         }
-        if (!busy[ch] && !r->hoisted && ch != e->r.channel &&
-            r->r.time < e->r.time && is_status_read(r)) {
+        busy[ch] = true;
+        if (ch == e->r.channel) {
+            continue;
+        }
+        others--;
+        if (!r->hoisted && r->r.time < e->r.time && is_status_read(r)) {
             clock_to(rp, r->r.time);
             access(rp, &r->r, r->r.value);
             r->hoisted = true;
         }
-        busy[ch] = true;
     }
 }
 
