@@ -757,6 +757,34 @@ static void test_header(void)
     rig_free(e);
 }
 
+/*
+ * EXECUTE DEVICE DIAGNOSTIC waits for a request it abandoned on the disk
+ * (a host that cannot drain); a DEVICE RESET of the packet device 0 meanwhile
+ * does not change how the diagnostic ends: with a reset's status, 00h.
+ */
+static void test_diagnostic_after_device_reset(void)
+{
+    /* channel 0: device 0 the CD-ROM, device 1 a disk */
+    Rig *r = rig_new_cd(1u << 1, 1u << 0, CD_SECTORS);
+
+    r->fh.drain = false;
+    rig_prd(r, 0x1000, 0, 0x2000, 512, true);
+    rig_bm_setup(r, 0, 0x1000, true);
+    rig_lba28(r, 1, 0, 1);
+    rig_command(r, 1, 0xC8);            /* READ DMA on the disk */
+    rig_bm_start(r, 0, true);
+    g_assert_cmpuint(fake_host_pending(&r->fh), ==, 1);
+    rig_select(r, 0);
+    rig_out(r, 0, R_COMMAND, 0x90);    /* waits for the abandoned read */
+    g_assert_cmphex(rig_altstatus(r, 0), ==, ST_BSY);
+    rig_out(r, 0, R_COMMAND, 0x08);    /* DEVICE RESET reaches device 0 */
+    fake_host_complete_all(&r->fh);
+    g_assert_true(r->fh.irq[0]);
+    g_assert_cmphex(rig_altstatus(r, 0), ==, 0x00);
+    g_assert_cmphex(rig_in(r, 0, R_ERROR), ==, 0x01);
+    rig_free(r);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -777,5 +805,7 @@ int main(int argc, char **argv)
     g_test_add_func("/atapi/faults", test_faults);
     g_test_add_func("/atapi/fault-rules", test_fault_rules);
     g_test_add_func("/atapi/resets-and-rules", test_resets_and_rules);
+    g_test_add_func("/atapi/diagnostic-after-device-reset",
+                    test_diagnostic_after_device_reset);
     return g_test_run();
 }

@@ -83,7 +83,7 @@ void atalab_ata_set_present(AtalabDrive *d, bool present)
 {
     /*
      * A drive whose power was cut stays off the bus until its write-back
-     * is done (ata-drive-faults.c brings it back), whatever resets, port
+     * is done (ata-powercut.c brings it back), whatever resets, port
      * enables or reinsertions come meanwhile: a command could otherwise
      * start a request beside a write-back still with the backend.
      */

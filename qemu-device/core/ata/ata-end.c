@@ -26,23 +26,12 @@ static void cmd_ok_delayed(AtalabDrive *d)
     }
 }
 
-/*
- * The good end's status: 50h, and for EXECUTE DEVICE DIAGNOSTIC what a
- * reset leaves (a packet device's DRDY stays clear: 00h).
- */
-static uint8_t good_status(const AtalabDrive *d)
-{
-    if (d->info && d->info->proto == ATA_PROTO_DIAG) {
-        return atalab_ata_reset_status(d);
-    }
-    return ATA_STAT_READY;
-}
-
-void atalab_ata_cmd_ok(AtalabDrive *d)
+/* A good end, reporting status @good unless the plan changes it. */
+static void cmd_end_ok(AtalabDrive *d, uint8_t good)
 {
     AtaEnd end;
 
-    atalab_ata_fault_end(d, ATA_END_COMPLETE, good_status(d), &end);
+    atalab_ata_fault_end(d, ATA_END_COMPLETE, good, &end);
     if (end.error) {
         atalab_ata_fault_error(d, end.error, d->lba);
         return;
@@ -73,6 +62,20 @@ void atalab_ata_cmd_ok(AtalabDrive *d)
         atalab_ata_raise(d);
     }
     memset(&d->fault, 0, sizeof(d->fault));
+}
+
+void atalab_ata_cmd_ok(AtalabDrive *d)
+{
+    cmd_end_ok(d, ATA_STAT_READY);
+}
+
+void atalab_ata_cmd_ok_reset(AtalabDrive *d)
+{
+    /*
+     * A diagnostic meets no fault rule (its plan was cleared), so this end
+     * is never delayed to come back through atalab_ata_cmd_ok.
+     */
+    cmd_end_ok(d, atalab_ata_reset_status(d));
 }
 
 void atalab_ata_cmd_error(AtalabDrive *d, uint8_t error, const char *name)

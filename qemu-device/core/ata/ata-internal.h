@@ -233,6 +233,8 @@ bool atalab_ata_fault_srst_release(AtalabDrive *d, int64_t *ns);
 
 /* ata-end.c: command results */
 void atalab_ata_cmd_ok(AtalabDrive *d);
+/* The good end of EXECUTE DEVICE DIAGNOSTIC: a reset's status (00h, 50h) */
+void atalab_ata_cmd_ok_reset(AtalabDrive *d);
 void atalab_ata_cmd_error(AtalabDrive *d, uint8_t error, const char *name);
 void atalab_ata_cmd_abort(AtalabDrive *d);
 /* An error with a status other than 51h (DF: 61h). */

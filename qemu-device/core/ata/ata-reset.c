@@ -106,11 +106,8 @@ void atalab_ata_diagnostic_done(AtalabAtaBus *bus)
     if (d1->present) {
         d1->status = atalab_ata_reset_status(d1);
     }
-    /*
-     * Device 0 reports for both and asserts INTRQ; its status is a reset's
-     * (ata-end.c).
-     */
-    atalab_ata_cmd_ok(d0->present ? d0 : d1);
+    /* Device 0 reports for both and asserts INTRQ; a reset's status. */
+    atalab_ata_cmd_ok_reset(d0->present ? d0 : d1);
 }
 
 void atalab_atapi_device_reset(AtalabDrive *d)
