@@ -99,8 +99,7 @@ static void verify_next(AtalabDrive *d);
 static void verify_done(AtalabDrive *d, int ret)
 {
     if (ret < 0) {
-        atalab_ata_set_error_address(d, d->lba);
-        atalab_ata_cmd_error(d, ATA_ERR_UNC, "UNC");
+        atalab_ata_medium_failed(d);
         return;
     }
     d->lba += d->req.sectors;

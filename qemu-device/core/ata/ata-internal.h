@@ -272,6 +272,11 @@ void atalab_ata_io_flush(AtalabDrive *d, AtaIoDone *then);
 void atalab_ata_io_abandon(AtalabDrive *d);
 uint8_t *atalab_ata_bounce(AtalabDrive *d);
 /*
+ * The backend failed the medium transfer at d->lba: the command ends with
+ * UNC (a read) or ABRT (a write), the sector in the address registers.
+ */
+void atalab_ata_medium_failed(AtalabDrive *d);
+/*
  * The next data step, as the plan has it (atalab_ata_fault_step); false
  * when it ended the command here, which this has carried out.
  */

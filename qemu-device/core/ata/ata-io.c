@@ -240,6 +240,16 @@ void atalab_ata_io_abandon(AtalabDrive *d)
 
 /* ---- data steps --------------------------------------------------------- */
 
+void atalab_ata_medium_failed(AtalabDrive *d)
+{
+    atalab_ata_set_error_address(d, d->lba);
+    if (d->writing) {
+        atalab_ata_cmd_error(d, ATA_ERR_ABRT, "ABRT-write");
+    } else {
+        atalab_ata_cmd_error(d, ATA_ERR_UNC, "UNC");
+    }
+}
+
 bool atalab_ata_step(AtalabDrive *d, uint32_t want, bool medium,
                      AtaStep *step)
 {
@@ -349,8 +359,7 @@ static void pio_in_present(AtalabDrive *d)
 static void pio_read_done(AtalabDrive *d, int ret)
 {
     if (ret < 0) {
-        atalab_ata_set_error_address(d, d->lba);
-        atalab_ata_cmd_error(d, ATA_ERR_UNC, "UNC");
+        atalab_ata_medium_failed(d);
         return;
     }
     pio_in_ready(d);
@@ -435,8 +444,7 @@ static void pio_out_advance(AtalabDrive *d)
 static void pio_write_done(AtalabDrive *d, int ret)
 {
     if (ret < 0) {
-        atalab_ata_set_error_address(d, d->lba);
-        atalab_ata_cmd_error(d, ATA_ERR_ABRT, "ABRT-write");
+        atalab_ata_medium_failed(d);
         return;
     }
     pio_out_advance(d);
@@ -507,16 +515,6 @@ void atalab_ata_dma_failed(AtalabDrive *d, AtalabDmaStatus status)
     dma_stuck(d, dma_status_name(status));
 }
 
-static void dma_error(AtalabDrive *d)
-{
-    atalab_ata_set_error_address(d, d->lba);
-    if (d->writing) {
-        atalab_ata_cmd_error(d, ATA_ERR_ABRT, "ABRT-write");
-    } else {
-        atalab_ata_cmd_error(d, ATA_ERR_UNC, "UNC");
-    }
-}
-
 static void dma_advance(AtalabDrive *d, unsigned sectors)
 {
     d->lba += sectors;
@@ -528,7 +526,7 @@ static void dma_advance(AtalabDrive *d, unsigned sectors)
 static void dma_chunk_done(AtalabDrive *d, int ret)
 {
     if (ret < 0) {
-        dma_error(d);
+        atalab_ata_medium_failed(d);
         return;
     }
     dma_advance(d, d->req.sectors);
@@ -543,7 +541,7 @@ static void dma_read_bounced(AtalabDrive *d, int ret)
     AtalabDmaResult res;
 
     if (ret < 0) {
-        dma_error(d);
+        atalab_ata_medium_failed(d);
         return;
     }
     atalab_ata_fault_corrupt(d, d->bounce, d->lba, sectors, false);
