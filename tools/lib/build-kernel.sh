@@ -3,6 +3,8 @@
 #
 # Source:  $ATALAB_CACHE/src/linux-<package version>   (unpacked once)
 # Build:   $ATALAB_CACHE/kernel/build                   (O=, incremental)
+# Variants (--kernel-patch, kernel-patch.sh): their own patched tree
+#          $ATALAB_CACHE/kernel/src, the build started from the flavour's.
 # Outputs: bzImage, vmlinux (with gdb scripts), modules staged under
 #          $ATALAB_CACHE/kernel/modules.  The stamp holds the input hash.
 
@@ -46,20 +48,36 @@ kernel_fragments() {
 	[ "${ATALAB_KERNEL_GCOV:-0}" != 1 ] || echo "$ATALAB_ROOT/kernel/gcov.config"
 }
 
+# The tree make builds: the pristine one, or a variant's patched copy.
+kernel_tree_dir() {
+	if kernel_is_variant; then kernel_variant_tree; else kernel_src_dir; fi
+}
+
 kernel_make() {
 	local -a gcov
 	mapfile -t gcov < <(kernel_gcov_args)
-	make -C "$(kernel_src_dir)" O="$(kernel_build_dir)" -j"$(atalab_jobs)" "${gcov[@]}" "$@"
+	make -C "$(kernel_tree_dir)" O="$(kernel_build_dir)" -j"$(atalab_jobs)" "${gcov[@]}" "$@"
 }
 
-kernel_key() {
-	key_memo kernel_key && return 0
+# The flavour's kernel (plain or gcov), and with --kernel-patch the
+# variant's: the flavour's key, the patches and the variant recipe.
+kernel_flavour_key() {
 	local -a fragments
 	mapfile -t fragments < <(kernel_fragments)
 	hash_text "$(kernel_pkg_version)" "$(host_toolchain)" \
 		"$(hash_inputs "${fragments[@]}")" "$(kernel_gcov_args)" \
 		"$(hash_recipe build_kernel kernel_make kernel_check_fragment kernel_unpack \
 			kernel_fragments kernel_gcov_args)"
+}
+kernel_key() {
+	key_memo kernel_key && return 0
+	if kernel_is_variant; then
+		hash_text "$(kernel_flavour_key)" "$(kernel_patches_key)" \
+			"$(hash_recipe kernel_variant_prepare kernel_variant_rewrite kernel_patches_apply \
+				kernel_tree_dir)"
+	else
+		kernel_flavour_key
+	fi
 }
 
 build_kernel_fresh() {
@@ -75,15 +93,21 @@ build_kernel() {
 	build_kernel_fresh && return 0
 	build=$(kernel_build_dir)
 	kernel_unpack
-	mkdir -p "$build"
-	fragment=$build/atalab-fragments.config
-	local -a fragments
-	mapfile -t fragments < <(kernel_fragments)
-	cat "${fragments[@]}" >"$fragment"
-	# allnoconfig plus our fragment, then fill in defaults for the rest.
-	run_logged "$log.config" "configuring the kernel" \
-		kernel_make KCONFIG_ALLCONFIG="$fragment" allnoconfig
-	kernel_check_fragment "$fragment" "$build/.config"
+	if kernel_is_variant; then
+		# The flavour's configuration and objects; make redoes what the
+		# patches touched.
+		kernel_variant_prepare
+	else
+		mkdir -p "$build"
+		fragment=$build/atalab-fragments.config
+		local -a fragments
+		mapfile -t fragments < <(kernel_fragments)
+		cat "${fragments[@]}" >"$fragment"
+		# allnoconfig plus our fragment, then fill in defaults for the rest.
+		run_logged "$log.config" "configuring the kernel" \
+			kernel_make KCONFIG_ALLCONFIG="$fragment" allnoconfig
+		kernel_check_fragment "$fragment" "$build/.config"
+	fi
 	run_logged "$log" "building the kernel" kernel_make bzImage modules scripts_gdb
 	rm -rf "$(kernel_modules_dir)"
 	run_logged "$log.install" "installing the kernel modules" \
@@ -92,6 +116,7 @@ build_kernel() {
 	cp "$build/vmlinux" "$(kernel_vmlinux_gdb).tmp"
 	run_logged "$log.gdb-index" "indexing vmlinux for gdb" gdb-add-index "$(kernel_vmlinux_gdb).tmp"
 	mv "$(kernel_vmlinux_gdb).tmp" "$(kernel_vmlinux_gdb)"
+	! kernel_is_variant || kernel_variant_done
 	kernel_key >"$build/.atalab-stamp"
 }
 

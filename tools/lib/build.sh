@@ -7,6 +7,8 @@
 . "$ATALAB_ROOT/tools/lib/build-kernel.sh"
 # shellcheck source=tools/lib/build-guest.sh
 . "$ATALAB_ROOT/tools/lib/build-guest.sh"
+# shellcheck source=tools/lib/kernel-patch.sh
+. "$ATALAB_ROOT/tools/lib/kernel-patch.sh"
 
 # The build steps in order; each has build_STEP and build_STEP_fresh (true
 # when its cached output matches its inputs' key).
@@ -28,17 +30,24 @@ build_stale_steps() {
 # What build_all verified: this tree and cache, the kernel variant and the
 # steps.
 build_verified_token() {
-	printf '%s|%s|%s|%s' "$ATALAB_ROOT" "$ATALAB_CACHE" "${ATALAB_KERNEL_GCOV:-0}" \
-		"${ATALAB_BUILD_STEPS[*]}"
+	printf '%s|%s|%s|%s|%s' "$ATALAB_ROOT" "$ATALAB_CACHE" "${ATALAB_KERNEL_GCOV:-0}" \
+		"${ATALAB_BUILD_STEPS[*]}" "$(kernel_patches_key)"
 }
 
-# Build what is stale, numbering the steps that run.  One build at a time
+# Build what this process boots: with --kernel-patch, the flavour's kit
+# and then the variant (kernel-patch.sh), in the variant's cache.
+build_all() {
+	kernel_patches_enter
+	build_cache
+}
+
+# Build what is stale in $ATALAB_CACHE, numbering the steps that run.  One build at a time
 # per cache: parallel runs and tests wait for it (and then find it done);
 # when nothing is stale, nobody waits.  Once everything is fresh, the
 # atalab processes this one starts (a test run's guests, a matrix's boots)
 # take the build as verified (ATALAB_BUILD_VERIFIED): the keys cost seconds
 # of hashing a run, and one command tests one build.
-build_all() {
+build_cache() {
 	local -a stale
 	local step token
 	token=$(build_verified_token)
@@ -61,11 +70,11 @@ build_all() {
 	export ATALAB_BUILD_VERIFIED=$token
 }
 
-build_options() { :; }
+build_options() { kernel_patch_options; }
 
 build_usage() {
 	cat <<USAGE
-usage: atalab build
+usage: atalab build [--kernel-patch FILE]...
 
 Builds qemu-system-x86_64 with atalab-ide, the guest kernel, driver/, the
 host and guest tools and the initramfs.  Outputs are cached in \$ATALAB_CACHE

@@ -23,6 +23,7 @@ ATALAB_COMMANDS=(
 	"test|test|run the test suites (unit, style, tools, guest, debug, fuzz)"
 	"bench|bench|disk throughput: atalab-ide against QEMU's stock piix4-ide"
 	"fuzz|fuzz|coverage-guided fuzzing of the emulator core (libFuzzer)"
+	"zoo|zoo|the bug zoo: which real libata bugs, brought back by a patch, the detectors catch"
 )
 # Libraries the commands share, sourced before the commands' own.
 ATALAB_SHARED_LIBS=(common progress options accel disks coverage golden)

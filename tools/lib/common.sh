@@ -5,6 +5,13 @@
 ATALAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 ATALAB_CACHE=${ATALAB_CACHE:-$HOME/.cache/atalab}
 export ATALAB_ROOT ATALAB_CACHE
+# The cache the kernel's flavour and variant are chosen from (coverage.sh,
+# kernel-patch.sh): ATALAB_CACHE, or the cache the process that chose
+# ATALAB_CACHE for this one started from.  A process whose ATALAB_CACHE is
+# not the one chosen for it (a test's private cache) starts from its own.
+if [ -z "${ATALAB_CACHE_ROOT:-}" ] || [ "${ATALAB_CACHE_CHOSEN:-}" != "$ATALAB_CACHE" ]; then
+	ATALAB_CACHE_ROOT=$ATALAB_CACHE
+fi
 
 # QEMU and kernel versions the kit is built against.
 ATALAB_QEMU_SERIES=7.2

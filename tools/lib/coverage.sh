@@ -10,9 +10,10 @@ ATALAB_COVERAGE_FILES=('*/drivers/ata/libata-eh.c' '*/drivers/ata/libata-sff.c'
 
 # Switch this process (and the runs it starts) to the coverage cache: the
 # kit's own builds of QEMU, the sources and the tools, its own gcov kernel,
-# driver and initramfs.  Builds what is stale there.
+# driver and initramfs (and with --kernel-patch, the gcov kernel's variant
+# under it: kernel-patch.sh).  Builds what is stale there.
 coverage_enter() {
-	local real=$ATALAB_CACHE d cov
+	local real=$ATALAB_CACHE_ROOT d cov
 	[ "${ATALAB_KERNEL_GCOV:-0}" = 1 ] && return 0
 	cov=$real/coverage
 	mkdir -p "$cov"
@@ -22,8 +23,10 @@ coverage_enter() {
 	done
 	# The shared builds are fresh in the kit's cache first (under its lock),
 	# so the coverage cache never rebuilds them.
-	build_all
-	export ATALAB_CACHE=$cov ATALAB_KERNEL_GCOV=1
+	ATALAB_CACHE=$real
+	build_cache
+	ATALAB_CACHE=$cov ATALAB_CACHE_CHOSEN=$cov ATALAB_KERNEL_GCOV=1
+	export ATALAB_CACHE ATALAB_CACHE_CHOSEN ATALAB_CACHE_ROOT ATALAB_KERNEL_GCOV
 	build_all
 }
 

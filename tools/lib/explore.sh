@@ -20,6 +20,7 @@ explore_options() {
 	opt --workloads LIST "draw these workloads only (comma-separated: probe read-dma read-pio write-dma write-flush pattern pattern-pio smart mixed; default all)"
 	opt --timeout SECONDS "each guest's timeout, after which the run is a hang (default 90)"
 	opt --append TEXT "extra kernel command line for every run (e.g. a module parameter)"
+	kernel_patch_options
 	opt --until-finding - "stop at the first new finding (runs under way are stopped, not counted)"
 	opt --minimize-runs N "runs spent minimizing each new finding at the end (default 12; 0: none)"
 	opt --against INFO "an lcov tracefile (the scenario library's) that the summary and the curve compare with"
@@ -423,6 +424,7 @@ explore_summary() {
 	local f rc=0
 	local -a against=()
 	echo
+	echo "explore: kernel: $(kernel_under_test)"
 	"$(explore_binary)" summary "$EXPLORE_DIR/coverage.set" ${EXPLORE_AGAINST:+"$EXPLORE_AGAINST"}
 	[ -z "${EXPLORE_AGAINST:-}" ] || against=(--against "$EXPLORE_AGAINST")
 	"$(explore_binary)" plot "$EXPLORE_DIR/coverage.svg" "${against[@]}" "${EXPLORE_CURVES[@]:-$EXPLORE_DIR/runs.log}" &&
@@ -448,6 +450,10 @@ explore_emit_jobs() {
 		! opt_given "$name" || pass+=("$name" "${OPT[$name]}")
 	done
 	opt_given --jobs || pass+=(--jobs 1)
+	local p
+	while IFS= read -r p; do
+		[ -z "$p" ] || pass+=(--kernel-patch "$p")
+	done < <(kernel_patches)
 	mkdir -p "$EXPLORE_DIR/jobs" || die "cannot create $EXPLORE_DIR/jobs"
 	dir=$(cd "$EXPLORE_DIR" && pwd)
 	: >"$dir/jobs.txt"

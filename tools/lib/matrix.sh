@@ -16,6 +16,7 @@ matrix_options() {
 	opt --personality NAME+ "of: ${MATRIX_PERSONALITIES[*]} (default all)"
 	opt --ide-mode 'legacy|native' "the channels' PCI mode at boot (default legacy); native: ich5-80, ich5-40 and ich5-sata only (docs/timing.md, \"Native PCI mode\")"
 	opt --jobs N "guests booted at once (default: number of CPUs)"
+	kernel_patch_options
 	opt --out DIR "keep traces, logs and results.txt in DIR"
 	opt --report-only - "report cells and walks that are not clean but exit 0 (for a reference driver); a guest that gives no result still fails"
 }
@@ -413,7 +414,7 @@ cmd_matrix() {
 	wait
 	msg "matrix: ${#queue[@]} guests in $((SECONDS - t0)) s"
 
-	: >"$out/results.txt"
+	echo "kernel: $(kernel_under_test)" >"$out/results.txt"
 	for name in "${names[@]}"; do
 		r=0
 		matrix_table "$out/$name" "$name" "$driver" >>"$out/results.txt" || r=$?

@@ -12,6 +12,7 @@ run_options() {
 	opt_guest_command
 	opt --driver NAME "module the guest loads before the command (default ata_piix; 'none' loads nothing)"
 	opt --kernel FILE "boot this bzImage instead of the kit's (e.g. the one 'atalab driver intree' built; its modules are not in the initramfs, so use it with --driver none)"
+	kernel_patch_options
 	opt --append TEXT+ "extra kernel command line, e.g. libata.dma=0"
 	opt --disk FILE+ "disk image, in the order primary master, primary slave, secondary master, secondary slave (ich5-sata: SATA port 0, port 1, then the master and slave of the PATA side a combined --device-opt sata-map=N routes to its channels).  An existing image's format is read from its content; FILE,format=FMT forces one; 'none' leaves the position empty.  A missing image is created (qcow2 for *.qcow2, raw otherwise) in an existing folder.  Default: \$ATALAB_CACHE/disks/disk0.img, locked while a run uses it"
 	opt --disk-size SIZE "size of the images this run creates (default 128M)"
@@ -139,6 +140,8 @@ run_check_options() {
 	[ "$(size_mib "$RUN_MEMORY")" -ge $ATALAB_RUN_MIN_MEMORY_MIB ] ||
 		usage_error "--memory $RUN_MEMORY is too little: the guest kernel needs at least ${ATALAB_RUN_MIN_MEMORY_MIB}M"
 	[ -z "$RUN_KERNEL" ] || [ -f "$RUN_KERNEL" ] || usage_error "--kernel $RUN_KERNEL: no such file"
+	[ -z "$RUN_KERNEL" ] || ! opt_given --kernel-patch ||
+		usage_error "--kernel boots a kernel of your own: patch it yourself, or use --kernel-patch alone"
 	[ -z "$RUN_FAULT_SEED" ] || [[ "$RUN_FAULT_SEED" =~ ^[0-9]+$ ]] ||
 		usage_error "--fault-seed wants a non-negative number, got '$RUN_FAULT_SEED'"
 	if [ -n "$RUN_FAULTS" ] && ! { [ -f "$RUN_FAULTS" ] && [ -r "$RUN_FAULTS" ]; }; then
@@ -209,10 +212,11 @@ run_pick_log() {
 		: >"$RUN_LOG" || die "cannot write log file '$RUN_LOG'"
 		return 0
 	fi
-	mkdir -p "$ATALAB_CACHE/logs"
+	# The user's cache, whatever kernel flavour or variant the run boots.
+	mkdir -p "$ATALAB_CACHE_ROOT/logs"
 	while :; do
-		f=$ATALAB_CACHE/logs/run.log
-		[ $n = 1 ] || f=$ATALAB_CACHE/logs/run-$n.log
+		f=$ATALAB_CACHE_ROOT/logs/run.log
+		[ $n = 1 ] || f=$ATALAB_CACHE_ROOT/logs/run-$n.log
 		exec {fd}>>"$f"
 		flock -n "$fd" && break
 		exec {fd}>&-
@@ -326,6 +330,7 @@ run_trace_info() {
 	fi
 	printf 'run.atalab %s\n' "$version"
 	printf 'run.kernel %s\n' "$release"
+	[ -n "$RUN_KERNEL" ] || kernel_patches_describe | sed 's/^/run.kernel-patch /'
 	printf 'run.driver %s\n' "$RUN_DRIVER"
 	printf 'run.accel %s\n' "$RUN_ACCEL"
 	[ "$RUN_DETERMINISTIC" = 0 ] || printf 'run.deterministic icount shift=5\n'

@@ -12,6 +12,7 @@ scenario_options() {
 	opt --trace DIR "keep each scenario's register trace as DIR/NAME.trace"
 	opt --compare-driver NAME "run every scenario a second time with module NAME and compare the two traces of each"
 	opt --coverage - "boot a gcov kernel and write an lcov report"
+	kernel_patch_options
 	opt --check - "only check the files"
 	opt --emit-jobs DIR "write one self-contained job per scenario under DIR"
 	opt --merge DIR "fold the jobs' results in DIR into one table"
@@ -164,6 +165,7 @@ cmd_scenario() {
 				"${#driver[@]}" "${driver[@]}" "${files[@]}"
 			return
 		fi
+		! kernel_has_patches || echo "kernel: $(kernel_under_test)"
 		"$runner" run "${pass[@]}" "${driver[@]}" "${files[@]}" || rc=$?
 		[ -z "$trace_dir" ] || scenario_keep_traces "$work" "$trace_dir" "" || rc=1
 		if [ "$coverage" = 1 ]; then

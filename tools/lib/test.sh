@@ -3,7 +3,7 @@
 
 meson_build_dir() {
 	# One build directory per checkout: meson records absolute source paths.
-	echo "$ATALAB_CACHE/meson/$(printf '%s' "$ATALAB_ROOT" | sha256sum | cut -c1-16)"
+	echo "$ATALAB_CACHE_ROOT/meson/$(printf '%s' "$ATALAB_ROOT" | sha256sum | cut -c1-16)"
 }
 
 test_options() {
@@ -13,6 +13,7 @@ test_options() {
 	opt -v,--verbose - "show the tests' output as they run"
 	opt --num-processes N "tests run in parallel (default: the number of CPUs)"
 	opt --repeat N "run each test N times (meson's --repeat)"
+	kernel_patch_options
 }
 
 test_usage() {
