@@ -409,6 +409,17 @@ zoo_entry_run() {
 	zoo_atalab build --kernel-patch "$patch" >"$out/build.log" 2>&1 ||
 		{ warn "zoo: $name: the patched kernel did not build ($out/build.log)"; ZOO_RESULT[what]="did not build"; zoo_write_result "$out"; return 0; }
 	ZOO_RESULT[build_plain]=$((SECONDS - t0))
+	if [[ " ${ZOO_RUN_DETECTORS[*]} " == *" explore "* ]]; then
+		msg "zoo: $name: building the patched gcov kernel"
+		t0=$SECONDS
+		(
+			ATALAB_KERNEL_PATCHES=$patch
+			export ATALAB_KERNEL_PATCHES
+			coverage_enter
+		) >>"$out/build.log" 2>&1 ||
+			{ warn "zoo: $name: the patched gcov kernel did not build ($out/build.log)"; ZOO_RESULT[what]="did not build"; zoo_write_result "$out"; return 0; }
+		ZOO_RESULT[build_gcov]=$((SECONDS - t0))
+	fi
 	t0=$SECONDS
 	for d in "${ZOO_RUN_DETECTORS[@]}"; do
 		left=$((ZOO_BUDGET - (SECONDS - t0)))
@@ -535,7 +546,8 @@ zoo_write_result() {
 		printf ', "absolute": %s' "$([ "${ZOO_RESULT[caught]}" = true ] &&
 			[ "${ZOO_RESULT[detector]}" != differential ] && echo true || echo false)"
 		printf ', "seconds": %s, "runs": %s' "${ZOO_RESULT[seconds]}" "${ZOO_RESULT[runs]}"
-		printf ', "build_seconds": %s' "${ZOO_RESULT[build_plain]:-null}"
+		printf ', "build_seconds": {"plain": %s, "gcov": %s}' "${ZOO_RESULT[build_plain]:-null}" \
+			"${ZOO_RESULT[build_gcov]:-null}"
 		printf '}\n'
 	} >"$out/result.json"
 }
