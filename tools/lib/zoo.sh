@@ -400,6 +400,8 @@ zoo_entry_run() {
 	name=${ZOO_ENTRY[name]}
 	out=$ZOO_OUT/$name
 	patch=$dir/bug.patch
+	# Inside the checkout, reproducers name the patch from its top.
+	local shown=${patch#"$ATALAB_ROOT"/}
 	rm -rf "$out"
 	mkdir -p "$out"
 	ZOO_RESULT=([caught]=false [detector]="" [oracle]="" [seconds]=0 [runs]=0 [reproducer]="" [what]=""
@@ -435,7 +437,7 @@ zoo_entry_run() {
 			found=$(while IFS= read -r line; do
 				[ -z "$line" ] || grep -m1 -F "$line"$'\t' "$out/library.all" || true
 			done <<<"$found")
-			[ -z "$found" ] || ZOO_RESULT[reproducer]="tools/atalab scenario --kernel-patch $patch tests/scenarios/$(cut -f1 <<<"$(zoo_first "$found")").scenario"
+			[ -z "$found" ] || ZOO_RESULT[reproducer]="tools/atalab scenario --kernel-patch $shown tests/scenarios/$(cut -f1 <<<"$(zoo_first "$found")").scenario"
 			;;
 		differential)
 			msg "zoo: $name: the deterministic library against the unpatched kernel"
@@ -460,7 +462,7 @@ zoo_entry_run() {
 			zoo_explore "$out/explore" "$patch" "$left"
 			runs=$((runs + ZOO_EXPLORE_RUNS))
 			found=$ZOO_EXPLORE_FOUND
-			[ -z "$found" ] || ZOO_RESULT[reproducer]="tools/atalab scenario --coverage --kernel-patch $patch $ZOO_EXPLORE_REPRO"
+			[ -z "$found" ] || ZOO_RESULT[reproducer]="tools/atalab scenario --coverage --kernel-patch $shown $ZOO_EXPLORE_REPRO"
 			;;
 		esac
 		printf '%s\n' "$found" >"$out/$d.findings"
