@@ -15,24 +15,11 @@ for l in $(atalab_libs); do . "$ATALAB_ROOT/tools/lib/$l.sh"; done
 src=$(kernel_src_dir)
 [ -f "$src/.atalab-unpacked" ] || fail "no unpacked kernel tree in $src"
 
-# The control: dead code in libata-scsi.c.
+# The control: dead code in libata-scsi.c (the reference is libata-core.c's).
 control=$WORK/control-dead-code
-mkdir -p "$control" "$WORK/a/drivers/ata" "$WORK/b/drivers/ata"
-cp "$src/drivers/ata/libata-scsi.c" "$WORK/a/drivers/ata/"
-awk '{ print } /^EXPORT_SYMBOL_GPL\(ata_scsi_slave_config\);$/ && !done {
-	print ""
-	print "/* A control for the bug zoo: code that nothing calls. */"
-	print "static noinline __used int ata_zoo_control_unused(int x)"
-	print "{"
-	print "\treturn x * 3 + 1;"
-	print "}"
-	done = 1 }' "$src/drivers/ata/libata-scsi.c" >"$WORK/b/drivers/ata/libata-scsi.c"
-{
-	printf 'Subject: [PATCH] libata: a function nothing calls\n\n---\n'
-	(cd "$WORK" && diff -u a/drivers/ata/libata-scsi.c b/drivers/ata/libata-scsi.c) || true
-} >"$control/bug.patch"
-grep -q '^+static noinline __used int ata_zoo_control_unused' "$control/bug.patch" ||
-	fail "the control patch was not made (no EXPORT_SYMBOL_GPL(ata_scsi_slave_config) in libata-scsi.c?)"
+mkdir -p "$control"
+zoo_dead_code_patch drivers/ata/libata-scsi.c '^EXPORT_SYMBOL_GPL\\(ata_scsi_slave_config\\);$' 0 \
+	"$control/bug.patch" || fail "the control patch was not made: $(cat "$control/bug.patch")"
 cat >"$control/entry.toml" <<'EOF'
 # A control: no bug, another kernel image
 [entry]

@@ -321,31 +321,40 @@ zoo_differential() {
 	done
 }
 
-# zoo_reference_patch FILE: the reference kernel's patch: a function and
-# 16 KiB of data nothing uses, added to libata-core.c (another image size
-# and layout, the same behaviour).
-zoo_reference_patch() {
-	local src d
+# zoo_dead_code_patch FILE ANCHOR BYTES OUT: a patch to the pristine
+# tree's FILE (drivers/ata/...) that adds, after the line ANCHOR (an awk
+# regex), a function nothing calls and BYTES of data (0: none) only it
+# reads: another kernel image, the same behaviour.  Fails when ANCHOR is
+# not in FILE.
+zoo_dead_code_patch() {
+	local file=$1 anchor=$2 bytes=$3 out=$4 src d
 	src=$(kernel_src_dir)
-	d=$(mktemp -d "${TMPDIR:-/tmp}/atalab-zoo-ref.XXXXXX")
-	mkdir -p "$d/a/drivers/ata" "$d/b/drivers/ata"
-	cp "$src/drivers/ata/libata-core.c" "$d/a/drivers/ata/"
-	awk '{ print } /^MODULE_LICENSE\("GPL"\);$/ && !done {
+	d=$(mktemp -d "${TMPDIR:-/tmp}/atalab-zoo-dead.XXXXXX")
+	mkdir -p "$d/a/$(dirname "$file")" "$d/b/$(dirname "$file")"
+	cp "$src/$file" "$d/a/$file"
+	awk -v anchor="$anchor" -v bytes="$bytes" '{ print } $0 ~ anchor && !done {
 		print ""
-		print "/* The bug zoo'"'"'s reference kernel: code and data nothing uses. */"
-		print "static const u8 ata_zoo_reference_table[16384] = { 1 };"
-		print ""
-		print "static noinline __used unsigned long ata_zoo_reference_unused(unsigned long x)"
+		print "/* Code and data nothing uses (a kernel image of another size). */"
+		if (bytes > 0) print "static const u8 ata_zoo_dead_table[" bytes "] = { 1 };"
+		print "static noinline __used unsigned long ata_zoo_dead_code(unsigned long x)"
 		print "{"
-		print "\treturn ata_zoo_reference_table[x % 16384] + (x * 2654435761UL ^ (x >> 7));"
+		if (bytes > 0) print "\tx += ata_zoo_dead_table[x % " bytes "];"
+		print "\treturn x * 2654435761UL ^ (x >> 7);"
 		print "}"
-		done = 1 }' "$src/drivers/ata/libata-core.c" >"$d/b/drivers/ata/libata-core.c"
+		done = 1 }' "$src/$file" >"$d/b/$file"
 	{
-		printf 'Subject: [PATCH] libata: the bug zoo reference, a function nothing calls\n\n---\n'
-		(cd "$d" && diff -u a/drivers/ata/libata-core.c b/drivers/ata/libata-core.c) || true
-	} >"$1"
+		printf 'Subject: [PATCH] %s: a function nothing calls\n\n---\n' "$(basename "$file")"
+		(cd "$d" && diff -u --label "a/$file" --label "b/$file" "a/$file" "b/$file") || true
+	} >"$out"
 	rm -rf "$d"
-	grep -q '^+static noinline __used' "$1" || die "zoo: the reference patch was not made (libata-core.c has no MODULE_LICENSE line)"
+	grep -q '^+static noinline __used' "$out"
+}
+
+# zoo_reference_patch OUT: the reference kernel's patch: a function and
+# 16 KiB of data nothing uses, added to libata-core.c.
+zoo_reference_patch() {
+	zoo_dead_code_patch drivers/ata/libata-core.c '^MODULE_LICENSE\\("GPL"\\);$' 16384 "$1" ||
+		die "zoo: the reference patch was not made (libata-core.c has no MODULE_LICENSE line)"
 }
 
 # zoo_first FINDINGS: the finding to report (oracles in ZOO_ORACLES'
