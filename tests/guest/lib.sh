@@ -136,6 +136,11 @@ private_cache() {
 	done
 	[ ! -d "$real/kvm-probe" ] || cp -r "$real/kvm-probe" "$WORK/cache/"
 	export ATALAB_CACHE=$WORK/cache
+	# Under --kernel-patch the links are a variant's builds: the private
+	# cache is that variant's (tools/lib/kernel-patch.sh).
+	if [ -n "${ATALAB_KERNEL_VARIANT:-}" ]; then
+		export ATALAB_CACHE_ROOT=$WORK/cache ATALAB_CACHE_CHOSEN=$WORK/cache ATALAB_KERNEL_VARIANT=$WORK/cache
+	fi
 }
 
 # wait_for_line FILE LINE PID: until FILE has the line LINE (at most 60 s),

@@ -19,16 +19,25 @@ kernel_release() { cat "$(kernel_build_dir)/include/config/kernel.release"; }
 # vmlinux with a gdb index (loads in a fraction of the time), for debug.
 kernel_vmlinux_gdb() { echo "$ATALAB_CACHE/kernel/gdb/vmlinux"; }
 
+# Unpacked once, under a lock of its own beside it (every cache that
+# shares the tree shares the lock): a build and a --kernel-patch check may
+# both want it at once.
 kernel_unpack() {
-	local src
+	local src fd
 	src=$(kernel_src_dir)
 	[ -f "$src/.atalab-unpacked" ] && return 0
-	msg "unpacking linux-source-$ATALAB_KERNEL_SERIES $(kernel_pkg_version)"
-	rm -rf "$src" "$src.tmp"
-	mkdir -p "$src.tmp"
-	tar -xJf "$(kernel_source_tarball)" -C "$src.tmp" --strip-components=1
-	mv "$src.tmp" "$src"
-	touch "$src/.atalab-unpacked"
+	mkdir -p "$(dirname "$src")"
+	exec {fd}>>"$src.lock"
+	flock "$fd"
+	if [ ! -f "$src/.atalab-unpacked" ]; then
+		msg "unpacking linux-source-$ATALAB_KERNEL_SERIES $(kernel_pkg_version)"
+		rm -rf "$src" "$src.tmp"
+		mkdir -p "$src.tmp"
+		tar -xJf "$(kernel_source_tarball)" -C "$src.tmp" --strip-components=1
+		mv "$src.tmp" "$src"
+		touch "$src/.atalab-unpacked"
+	fi
+	exec {fd}>&-
 }
 
 # Coverage kernels (ATALAB_KERNEL_GCOV=1, in a cache of their own:
@@ -74,7 +83,7 @@ kernel_key() {
 	if kernel_is_variant; then
 		hash_text "$(kernel_flavour_key)" "$(kernel_patches_key)" \
 			"$(hash_recipe kernel_variant_prepare kernel_variant_rewrite kernel_patches_apply \
-				kernel_tree_dir)"
+				kernel_tree_dir kernel_patch_targets kernel_patches_files kernel_variant_done)"
 	else
 		kernel_flavour_key
 	fi
@@ -98,6 +107,10 @@ build_kernel() {
 		# patches touched.
 		kernel_variant_prepare
 	else
+		# Never a variant's folder (a cache linked to one: a test's).
+		case "$(readlink -f "$build")" in */variants/*)
+			die "internal: building the kit's kernel into a variant's folder ($(readlink -f "$build"))" ;;
+		esac
 		mkdir -p "$build"
 		fragment=$build/atalab-fragments.config
 		local -a fragments

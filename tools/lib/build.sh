@@ -70,11 +70,14 @@ build_cache() {
 	export ATALAB_BUILD_VERIFIED=$token
 }
 
-build_options() { kernel_patch_options; }
+build_options() {
+	kernel_patch_options
+	opt --coverage - "also build the gcov kernel that explore and scenario --coverage boot (with --kernel-patch, its variant)"
+}
 
 build_usage() {
 	cat <<USAGE
-usage: atalab build [--kernel-patch FILE]...
+usage: atalab build [--coverage] [--kernel-patch FILE]...
 
 Builds qemu-system-x86_64 with atalab-ide, the guest kernel, driver/, the
 host and guest tools and the initramfs.  Outputs are cached in \$ATALAB_CACHE
@@ -85,6 +88,12 @@ Every command that boots a guest builds first; within one command (a test
 run, a matrix, a campaign) the build is checked once and its guests use it.
 One build runs at a time per cache; others wait.  Progress: one updating line
 on a terminal, plain lines otherwise.  Logs: $ATALAB_CACHE/logs.
+--coverage also builds the gcov kernel (\$ATALAB_CACHE/coverage); with
+--kernel-patch, the patched kernel of each flavour (README, "Testing a
+libata patch").
+
+options:
+$(options_help build_options)
 
 example:
   tools/atalab build && ls \$ATALAB_CACHE/qemu/build/qemu-system-x86_64
@@ -95,6 +104,7 @@ cmd_build() {
 	local t0=$SECONDS
 	unset ATALAB_BUILD_VERIFIED     # asked for: always checked
 	build_all
+	! opt_given --coverage || coverage_enter
 	msg "build complete in $(format_duration $((SECONDS - t0)))"
 	msg "  qemu:      $(qemu_binary)"
 	msg "  kernel:    $(kernel_bzimage) ($(kernel_release))"

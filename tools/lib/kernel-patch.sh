@@ -23,10 +23,12 @@ kernel_patch_options() {
 }
 
 # ATALAB_KERNEL_PATCHES: the patches of this process and the atalab
-# processes it starts, absolute paths, one per line.
+# processes it starts, one per line: once taken, copies that never change
+# ($ATALAB_CACHE_ROOT/patches/HASH/NAME), so that a patch edited while a
+# campaign runs does not change its kernel half way.
 ATALAB_KERNEL_PATCHES=${ATALAB_KERNEL_PATCHES:-}
 # The patches, one per line (none: nothing).
-kernel_patches() { [ -z "$ATALAB_KERNEL_PATCHES" ] || printf '%s\n' "$ATALAB_KERNEL_PATCHES"; }
+kernel_patches() { [ -z "${ATALAB_KERNEL_PATCHES:-}" ] || printf '%s\n' "$ATALAB_KERNEL_PATCHES"; }
 
 # The hash of the patch set: what the variant is cached by.
 kernel_patches_key() {
@@ -50,7 +52,7 @@ kernel_variant_cache() {
 }
 # Patches were given; this process builds and boots their variant once
 # kernel_patches_enter chose its cache (ATALAB_KERNEL_VARIANT).
-kernel_has_patches() { [ -n "$ATALAB_KERNEL_PATCHES" ]; }
+kernel_has_patches() { [ -n "${ATALAB_KERNEL_PATCHES:-}" ]; }
 kernel_is_variant() {
 	[ -n "${ATALAB_KERNEL_VARIANT:-}" ] && [ "$ATALAB_KERNEL_VARIANT" = "$ATALAB_CACHE" ]
 }
@@ -78,21 +80,35 @@ kernel_under_test() {
 # before the command does anything; sets and exports
 # ATALAB_KERNEL_PATCHES.  Usage errors exit 2.
 kernel_patches_take() {
-	local p list=""
+	local p list="" copies="" h d
 	for p in "$@"; do
 		[ -f "$p" ] && [ -r "$p" ] || usage_error "--kernel-patch $p: no such readable file"
 		kernel_patch_targets "$p" >/dev/null
 		list+=${list:+$'\n'}$(readlink -f "$p")
 	done
+	# Checked as the user named them (messages name their files) ...
 	ATALAB_KERNEL_PATCHES=$list
-	export ATALAB_KERNEL_PATCHES
 	kernel_patches_check
+	# ... then taken as they are now.
+	while IFS= read -r p; do
+		h=$(sha256sum <"$p" | cut -c1-16)
+		d=$ATALAB_CACHE_ROOT/patches/$h
+		if [ ! -f "$d/$(basename "$p")" ]; then
+			mkdir -p "$d" || die "cannot create $d"
+			cp "$p" "$d/.$(basename "$p").$$" && mv -f "$d/.$(basename "$p").$$" "$d/$(basename "$p")" ||
+				die "cannot copy $p to $d"
+		fi
+		copies+=${copies:+$'\n'}$d/$(basename "$p")
+	done <<<"$list"
+	ATALAB_KERNEL_PATCHES=$copies
+	export ATALAB_KERNEL_PATCHES
 }
 
 # kernel_patch_targets PATCH: "LINE PATH" per file section of a unified
 # diff, in order (LINE: its '--- ' line; PATH: with one component
-# stripped, as -p1; a deleted file's old name).  Exits 2 with
-# FILE:LINE:COLUMN for what patch(1) cannot apply here.
+# stripped, as -p1; a deleted file's old name; a renamed file's old and
+# new names, two lines).  Exits 2 with FILE:LINE:COLUMN for what patch(1)
+# cannot apply here.
 kernel_patch_targets() {
 	local out rc=0
 	out=$(awk -v file="$1" '
@@ -110,9 +126,10 @@ kernel_patch_targets() {
 			if (p == "" || p == "/dev/null") {
 				printf "%s:%d:1: no path with a leading folder to strip (-p1 wants a/... b/...)\n", file, NR; bad = 1; exit
 			}
-			if (p ~ /(^|\/)\.\.(\/|$)/ || p ~ /^\//) {
+			if (p ~ /(^|\/)\.\.(\/|$)/ || p ~ /^\// || old ~ /(^|\/)\.\.(\/|$)/ || old ~ /^\//) {
 				printf "%s:%d:1: path %s leaves the kernel tree\n", file, NR, p; bad = 1; exit
 			}
+			if (old != p && old != "/dev/null" && old != "") print oldline, old
 			print oldline, p; n++
 		}
 		END { if (!bad && n == 0) { printf "%s:1:1: no unified diff in this file (no ---/+++ lines)\n", file; bad = 1 } exit bad }
@@ -148,7 +165,7 @@ kernel_patches_apply() {
 	local tree=$1 p out rc sect=0 hunk="" file="" line l where
 	while IFS= read -r p; do
 		rc=0
-		out=$(patch -p1 -f -F0 --no-backup-if-mismatch -r - -d "$tree" -i "$p" 2>&1) || rc=$?
+		out=$(LC_ALL=C patch -p1 -f -F0 --no-backup-if-mismatch -r - -d "$tree" -i "$p" 2>&1) || rc=$?
 		[ $rc != 0 ] || continue
 		# patch(1) says "patching file X" per section, then what failed.
 		sect=0 hunk="" file="" line=""
@@ -159,16 +176,18 @@ kernel_patches_apply() {
 			"Hunk #"*" FAILED"*)
 				[ -n "$hunk" ] || { hunk=${l#Hunk #}; hunk=${hunk%% *}; where=$sect; } ;;
 			"can't find file to patch at input line "*)
+				# A section of its own, skipped.
+				sect=$((sect + 1))
 				[ -n "$line" ] || { line=${l#can\'t find file to patch at input line }; line=${line%% *}; } ;;
 			*"malformed patch at line "*)
 				[ -n "$line" ] || { line=${l#*malformed patch at line }; line=${line%%:*}; } ;;
 			esac
 		done <<<"$out"
-		if [ -n "$hunk" ]; then
+		if [ -n "$line" ]; then
+			where="this part does not apply"
+		elif [ -n "$hunk" ]; then
 			line=$(kernel_patch_hunk_line "$p" "$where" "$hunk")
 			where="hunk #$hunk of $file does not apply"
-		elif [ -n "$line" ]; then
-			where="this part does not apply"
 		else
 			line=1
 			where="does not apply"
@@ -214,9 +233,7 @@ kernel_patches_check() {
 kernel_pristine_ready() {
 	[ -f "$(kernel_src_dir)/.atalab-unpacked" ] && return 0
 	setup_is_done || setup_all
-	lock_take unpack "another atalab unpacking the kernel source"
 	kernel_unpack
-	lock_drop unpack
 }
 
 # Switch this process (and those it starts) to the cache of its flavour
@@ -225,8 +242,10 @@ kernel_pristine_ready() {
 kernel_patches_enter() {
 	local cache d
 	kernel_has_patches || return 0
+	# A cache chosen as this patch set's (here or by a parent: a test's
+	# private cache over the variant's builds, tests/guest/lib.sh).
+	! kernel_is_variant || return 0
 	cache=$(kernel_variant_cache)
-	[ "$ATALAB_CACHE" != "$cache" ] || return 0
 	unset ATALAB_KERNEL_VARIANT
 	ATALAB_CACHE=$(kernel_flavour_cache)
 	build_cache
@@ -271,7 +290,7 @@ kernel_variant_base_build() { echo "$(kernel_flavour_cache)/kernel/build"; }
 # build_kernel's work for a variant: the tree, then the build folder from
 # the flavour's.
 kernel_variant_prepare() {
-	local tree build base pristine f base_stamp
+	local tree build base pristine f
 	tree=$(kernel_variant_tree)
 	build=$(kernel_build_dir)
 	base=$(kernel_variant_base_build)
@@ -279,8 +298,7 @@ kernel_variant_prepare() {
 	# Only a variant's own folders are ever removed here.
 	case "$build" in */variants/*/kernel/build) ;;
 	*) die "internal: a variant build outside a variant's cache ($build)" ;; esac
-	base_stamp=$(cat "$base/.atalab-stamp" 2>/dev/null) ||
-		die "the kernel a variant is built from is not built ($base)"
+	[ -f "$base/.atalab-stamp" ] || die "the kernel a variant is built from is not built ($base)"
 	rm -rf "$tree" "$tree.tmp" "$build" "$build.tmp"
 	mkdir -p "$(dirname "$tree")"
 	run_logged "$ATALAB_CACHE/logs/kernel-variant.log" "linking the variant's source tree" \
@@ -296,10 +314,17 @@ kernel_variant_prepare() {
 		[ ! -e "$tree.tmp/$f" ] || touch "$tree.tmp/$f"
 	done < <(kernel_patches_files)
 	mv "$tree.tmp" "$tree"
+	# Under the flavour's build lock: never a half-rebuilt flavour.  (A
+	# flavour's build never waits for a variant's lock.)
+	local lock fd
+	lock=$(kernel_flavour_cache)/locks/build.lock
+	mkdir -p "$(dirname "$lock")"
+	exec {fd}>>"$lock"
+	flock -n "$fd" || { msg "waiting for the build of $(kernel_flavour_cache) (lock: $lock)"; flock "$fd"; }
+	[ -f "$base/.atalab-stamp" ] || die "the kernel a variant is built from is not built ($base)"
 	run_logged "$ATALAB_CACHE/logs/kernel-variant.log" "copying the kernel build" \
 		cp -a "$base" "$build.tmp"
-	[ "$(cat "$base/.atalab-stamp" 2>/dev/null)" = "$base_stamp" ] ||
-		die "the kernel build $base changed while it was copied; run again"
+	exec {fd}>&-
 	rm -f "$build.tmp/.atalab-stamp"
 	kernel_variant_rewrite "$build.tmp" "$pristine" "$(readlink -f "$tree")" \
 		"$(readlink -f "$base")" "$(readlink -f "$(dirname "$build")")/$(basename "$build")" ||

@@ -108,6 +108,8 @@ cmd_scenario() {
 		usage_error "--trace and --compare-driver go with a run of scenarios, not --$mode"
 	fi
 	[ -z "$compare" ] || [ "$coverage" = 0 ] || usage_error "--compare-driver runs twice: no --coverage"
+	[ "$mode" != emit-jobs ] || ! kernel_has_patches ||
+		usage_error "--emit-jobs writes jobs for the kit's own kernel: no --kernel-patch"
 	if [ -n "$trace_dir" ]; then
 		mkdir -p "$trace_dir" || usage_error "--trace $trace_dir: cannot create the folder"
 	fi

@@ -69,7 +69,7 @@ catches it or the budget is spent:
   explore       'explore --until-finding' on the patched gcov kernel for
                 the rest of the budget; a finding counts when its minimal
                 scenario does not give it on the unpatched kernel
-The unpatched kernel's runs are made once per zoo run.  Building a
+The unpatched kernel's runs are made once per --out folder.  Building a
 variant is not counted in the budget; its time is reported.
 
 Prints progress, then a table (entry, caught or missed, by which detector
@@ -166,7 +166,7 @@ zoo_entry_check_files() {
 	named=$(tr ',' '\n' <<<"${ZOO_ENTRY[files]}" | sed 's/^ *//; s/ *$//' | LC_ALL=C sort -u)
 	touched=$(kernel_patch_targets "${ZOO_ENTRY[dir]}/bug.patch" | cut -d' ' -f2- | LC_ALL=C sort -u)
 	[ "$named" = "$touched" ] && return 0
-	line=$(grep -n '^ *files *=' "$f" | head -n1 | cut -d: -f1)
+	line=$(grep -nE '^[[:space:]]*files[[:space:]]*=' "$f" | head -n1 | cut -d: -f1 || true)
 	zoo_entry_error "$f:$line:1: files names $(paste -sd, <<<"$named"); bug.patch touches $(paste -sd, <<<"$touched")"
 }
 
@@ -178,29 +178,37 @@ zoo_check_patch() {
 	)
 }
 
-# A string as a JSON string.
+# A string as a JSON string (any byte: control characters escaped, what
+# is not UTF-8 replaced).
 json_string() {
-	local s=$1
-	s=${s//\\/\\\\}
-	s=${s//\"/\\\"}
-	s=${s//$'\t'/\\t}
-	s=${s//$'\n'/\\n}
-	s=${s//$'\r'/}
-	printf '"%s"' "$s"
+	printf '%s' "$1" | python3 -c 'import json, sys
+sys.stdout.write(json.dumps(sys.stdin.buffer.read().decode("utf-8", "replace")))'
 }
 
 # ZOO_* of a run: ZOO_OUT, ZOO_JOBS, ZOO_BUDGET (s), ZOO_RUN_DETECTORS.
 
-# zoo_atalab ARGS...: this kit's atalab, the unpatched kernel unless ARGS
-# give --kernel-patch.
+# zoo_atalab ARGS...: this kit's atalab on the user's cache, the unpatched
+# kernel unless ARGS give --kernel-patch (whatever kernel this process
+# was started for).
 zoo_atalab() {
-	env -u ATALAB_KERNEL_PATCHES -u ATALAB_KERNEL_VARIANT "$ATALAB_ROOT/tools/atalab" "$@"
+	env -u ATALAB_KERNEL_PATCHES -u ATALAB_KERNEL_VARIANT -u ATALAB_CACHE_CHOSEN -u ATALAB_KERNEL_GCOV \
+		-u ATALAB_BUILD_VERIFIED ATALAB_CACHE="$ATALAB_CACHE_ROOT" "$ATALAB_ROOT/tools/atalab" "$@"
+}
+
+# A scenario's guest timeout when it names none (tools/scenario/
+# scenario-load.c's default): how long explore_judge's hang oracle looks.
+ZOO_SCENARIO_TIMEOUT=120
+zoo_scenario_timeout() {
+	local t
+	t=$(sed -n 's/^timeout *= *\([0-9]*\).*/\1/p' "$1" 2>/dev/null | head -n1)
+	echo "${t:-$ZOO_SCENARIO_TIMEOUT}"
 }
 
 # zoo_library WORK [PATCH]: the scenario library on the kernel (unpatched
-# without PATCH) in WORK; prints "SCENARIO<TAB>ORACLE<TAB>WHAT" for every
-# missed expectation and every oracle's verdict other than ok, and leaves
-# the number of guest runs in WORK/runs.
+# without PATCH) in WORK; prints "SCENARIO<TAB>ORACLE<TAB>KEY<TAB>WHAT"
+# for every missed expectation (KEY: the expectation) and every oracle's
+# verdict other than ok (KEY: its signature, explore_signature), and
+# leaves the number of guest runs in WORK/runs.count.
 zoo_library() {
 	local work=$1 patch=${2:-} job name status verdict scen
 	local -a kp=()
@@ -209,16 +217,32 @@ zoo_library() {
 	mkdir -p "$work"
 	zoo_atalab scenario "${kp[@]}" --jobs "$ZOO_JOBS" --work "$work/runs" "$ATALAB_ROOT/tests/scenarios" \
 		>"$work/table" 2>"$work/stderr" || true
-	find "$work/runs" -mindepth 1 -maxdepth 1 -type d | wc -l >"$work/runs.count"
+	zoo_count_runs "$work"
 	for job in "$work"/runs/*/; do
+		[ -d "$job" ] || continue
 		name=$(basename "$job")
 		scen=$ATALAB_ROOT/tests/scenarios/$name.scenario
 		status=$(sed -n "s/^atalab-scenario: $name: guest run ended (exit \([0-9]*\)).*/\1/p" "$work/stderr" | tail -n1)
-		awk -F'\t' -v n="$name" '$4 == "FAIL" { printf "%s\texpectation\t%s (seen: %s)\n", n, $2, $3 }' \
-			"$job/result.tsv" 2>/dev/null
-		verdict=$(explore_judge "$job" "${status:-none}" "$(sed -n 's/^timeout *= *//p' "$scen" | head -n1)")
-		case "$verdict" in ok | slow:*) ;; *) printf '%s\t%s\t%s\n' "$name" "${verdict%%:*}" "${verdict#*: }" ;; esac
+		if [ -f "$job/result.tsv" ]; then
+			awk -F'\t' -v n="$name" '$4 == "FAIL" { printf "%s\texpectation\t%s\t%s (seen: %s)\n", n, $2, $2, $3 }' \
+				"$job/result.tsv"
+		else
+			printf '%s\texpectation\tresult\tthe run left no result\n' "$name"
+		fi
+		verdict=$(explore_judge "$job" "${status:-none}" "$(zoo_scenario_timeout "$scen")")
+		case "$verdict" in ok | slow:*) ;;
+		*) printf '%s\t%s\t%s\t%s\n' "$name" "${verdict%%:*}" "$(explore_signature "$verdict")" "${verdict#*: }" ;;
+		esac
 	done | LC_ALL=C sort
+}
+
+# zoo_count_runs WORK: the guest runs of WORK/runs, into WORK/runs.count.
+zoo_count_runs() {
+	local n=0 d
+	for d in "$1"/runs/*/; do
+		[ ! -d "$d" ] || n=$((n + 1))
+	done
+	echo "$n" >"$1/runs.count"
 }
 
 # What the differential's runs do first: requests of at most 64 KiB (16
@@ -252,7 +276,7 @@ zoo_differential_runs() {
 	zoo_deterministic_library "$work/scenarios"
 	zoo_atalab scenario "${kp[@]}" --jobs "$ZOO_JOBS" --work "$work/runs" "$work/scenarios" \
 		>"$work/table" 2>"$work/stderr" || true
-	find "$work/runs" -mindepth 1 -maxdepth 1 -type d | wc -l >"$work/runs.count"
+	zoo_count_runs "$work"
 }
 
 # What two kernels legitimately print differently: times, durations and
@@ -263,7 +287,7 @@ zoo_differential_runs() {
 # instructions: another image, other figures).
 zoo_normalize_log() {
 	sed -E 's/^\[ *[0-9]+\.[0-9]+\] //
-		/^(Linux version |Memory: |Freeing unused |Write protecting the kernel|x86\/mm: Checked W\+X|Freeing initrd memory|  with arguments:|  with environment:|sched_clock: |clocksource: |tsc: |Calibrating delay |.*BogoMIPS)/d
+		/^(Linux version |Memory: |Freeing unused |Write protecting the kernel|x86\/mm: Checked W\+X|Freeing initrd memory|  with arguments:|  with environment:|sched_clock: |clocksource: |tsc: |Calibrating delay |.*BogoMIPS|RAMDISK: )/d
 		s/\b(0x)?ffff[0-9a-f]{12}\b/ADDR/g
 		s/\bphys_seg [0-9]+/phys_seg N/g
 		s/\b[0-9]+(\.[0-9]+)? ?(s|ms|us|ns|sec|secs|msecs|usecs|[kKMG]i?B\/s)\b/T \2/g' "$@" 2>/dev/null |
@@ -317,7 +341,8 @@ zoo_differential() {
 	for job in "$var"/runs/*/; do
 		name=$(basename "$job")
 		what=$(zoo_runs_differ "$base/runs/$name" "$job") || continue
-		! zoo_runs_differ "$ref/runs/$name" "$job" >/dev/null || printf '%s\t%s\n' "$name" "$what"
+		! zoo_runs_differ "$ref/runs/$name" "$job" >/dev/null ||
+			printf '%s\t%s\t%s\t%s\n' "$name" "${what%%$'\t'*}" "${what%%$'\t'*}" "${what#*$'\t'}"
 	done
 }
 
@@ -368,9 +393,26 @@ zoo_first() {
 	head -n1 <<<"$1"
 }
 
+# What the unpatched kernel's runs were made with: the kit's builds, the
+# library and the zoo's recipes.  A baseline of other inputs in --out is
+# made again.
+zoo_baseline_key() {
+	hash_text "$(cat "$(qemu_build_dir)/.atalab-stamp" "$(kernel_build_dir)/.atalab-stamp" \
+		"$(driver_build_dir)/.atalab-stamp" "$(initramfs_path).stamp" 2>/dev/null)" \
+		"$(hash_inputs "$ATALAB_ROOT/tests/scenarios")" \
+		"$(hash_recipe zoo_library zoo_differential_runs zoo_deterministic_library zoo_reference_patch \
+			zoo_dead_code_patch)"
+}
+
 # zoo_baseline: the unpatched kernel's library and differential runs, once.
 zoo_baseline() {
-	local d
+	local d key
+	key=$(zoo_baseline_key)
+	if [ "$(cat "$ZOO_OUT/baseline/key" 2>/dev/null)" != "$key" ]; then
+		rm -rf "$ZOO_OUT/baseline"
+		mkdir -p "$ZOO_OUT/baseline"
+		echo "$key" >"$ZOO_OUT/baseline/key"
+	fi
 	for d in "${ZOO_RUN_DETECTORS[@]}"; do
 		case "$d" in
 		library)
@@ -423,11 +465,7 @@ zoo_entry_run() {
 	if [[ " ${ZOO_RUN_DETECTORS[*]} " == *" explore "* ]]; then
 		msg "zoo: $name: building the patched gcov kernel"
 		t0=$SECONDS
-		(
-			ATALAB_KERNEL_PATCHES=$patch
-			export ATALAB_KERNEL_PATCHES
-			coverage_enter
-		) >>"$out/build.log" 2>&1 ||
+		zoo_atalab build --coverage --kernel-patch "$patch" >>"$out/build.log" 2>&1 ||
 			{ warn "zoo: $name: the patched gcov kernel did not build ($out/build.log)"; ZOO_RESULT[what]="did not build"; zoo_write_result "$out"; return 0; }
 		ZOO_RESULT[build_gcov]=$((SECONDS - t0))
 	fi
@@ -441,11 +479,10 @@ zoo_entry_run() {
 			msg "zoo: $name: the scenario library"
 			zoo_library "$out/library" "$patch" >"$out/library.all"
 			runs=$((runs + $(cat "$out/library/runs.count")))
-			found=$(LC_ALL=C comm -23 <(cut -f1,2 "$out/library.all" | LC_ALL=C sort -u) \
-				<(cut -f1,2 "$ZOO_OUT/baseline/library.findings" | LC_ALL=C sort -u))
-			found=$(while IFS= read -r line; do
-				[ -z "$line" ] || grep -m1 -F "$line"$'\t' "$out/library.all" || true
-			done <<<"$found")
+			# What the unpatched kernel's runs do not give: the same
+			# scenario, oracle and expectation (or finding signature).
+			found=$(awk -F'\t' 'FILENAME == ARGV[1] { base[$1 FS $2 FS $3] = 1; next }
+				!(($1 FS $2 FS $3) in base)' "$ZOO_OUT/baseline/library.findings" "$out/library.all")
 			[ -z "$found" ] || ZOO_RESULT[reproducer]="tools/atalab scenario --kernel-patch $shown tests/scenarios/$(cut -f1 <<<"$(zoo_first "$found")").scenario"
 			;;
 		differential)
@@ -460,7 +497,7 @@ zoo_entry_run() {
 				if [ "$(cut -f2 <<<"$line")" = trace ]; then
 					ZOO_RESULT[reproducer]="tools/atalab trace diff $ZOO_OUT/baseline/differential/runs/$f/trace $out/differential/runs/$f/trace"
 				else
-					line=$(cut -f3 <<<"$line")
+					line=$(cut -f4 <<<"$line")
 					line=${line%%:*}
 					ZOO_RESULT[reproducer]="diff $ZOO_OUT/baseline/differential/runs/$f/$line $out/differential/runs/$f/$line"
 				fi
@@ -480,7 +517,7 @@ zoo_entry_run() {
 			ZOO_RESULT[caught]=true
 			ZOO_RESULT[detector]=$d
 			ZOO_RESULT[oracle]=$(cut -f2 <<<"$line")
-			ZOO_RESULT[what]="$(cut -f1 <<<"$line"): $(cut -f3- <<<"$line")"
+			ZOO_RESULT[what]="$(cut -f1 <<<"$line"): $(cut -f4- <<<"$line")"
 			break
 		fi
 	done
@@ -499,7 +536,7 @@ zoo_entry_run() {
 # unpatched kernel does not give; ZOO_EXPLORE_FOUND (a finding line),
 # ZOO_EXPLORE_REPRO, ZOO_EXPLORE_RUNS.
 zoo_explore() {
-	local dir=$1 patch=$2 budget=$3 t0=$SECONDS f verdict sig left n base
+	local dir=$1 patch=$2 budget=$3 t0=$SECONDS f verdict sig left n base rechecks=0
 	ZOO_EXPLORE_FOUND="" ZOO_EXPLORE_REPRO="" ZOO_EXPLORE_RUNS=0
 	mkdir -p "$dir"
 	: >"$dir/judged"
@@ -510,7 +547,7 @@ zoo_explore() {
 			--minimize-runs 6 "$dir/search" >>"$dir/explore.log" 2>&1 || true
 		n=0
 		[ ! -f "$dir/search/runs.log" ] || n=$(wc -l <"$dir/search/runs.log")
-		ZOO_EXPLORE_RUNS=$n
+		ZOO_EXPLORE_RUNS=$((n + rechecks))
 		local newf=""
 		for f in "$dir"/search/findings/*/; do
 			[ -f "$f/verdict" ] || continue
@@ -522,21 +559,23 @@ zoo_explore() {
 			# The same scenario on the unpatched gcov kernel.
 			base=$dir/unpatched-$(basename "$f")
 			rm -rf "$base"
-			local scen
-			scen=$(ls "$f"minimal.scenario "$f"run*.scenario 2>/dev/null | head -n1)
+			local scen="" s
+			for s in "$f"minimal.scenario "$f"run*.scenario; do
+				[ -f "$s" ] && { scen=$s; break; }
+			done
+			[ -n "$scen" ] || continue
 			zoo_atalab scenario --coverage --work "$base" "$scen" >"$base.out" 2>&1 || true
-			local status job
-			job=$(find "$base" -mindepth 1 -maxdepth 1 -type d | head -n1)
+			local status bv
 			status=$(sed -n 's/.*guest run ended (exit \([0-9]*\)).*/\1/p' "$base.out" | tail -n1)
-			local bv
-			bv=$(explore_judge "$job" "${status:-none}" "$(sed -n 's/^timeout *= *//p' "$scen" | head -n1)")
-			ZOO_EXPLORE_RUNS=$((ZOO_EXPLORE_RUNS + 1))
+			bv=$(explore_judge "$base/$(basename "$scen" .scenario)" "${status:-none}" "$(zoo_scenario_timeout "$scen")")
+			rechecks=$((rechecks + 1))
 			if [ "$(explore_signature "$bv")" = "$sig" ]; then
 				msg "zoo: explore's finding is the unpatched kernel's too: $verdict"
 				continue
 			fi
-			ZOO_EXPLORE_FOUND=$(printf '%s\t%s\t%s' "$(basename "$scen")" "${verdict%%:*}" "${verdict#*: }")
+			ZOO_EXPLORE_FOUND=$(printf '%s\t%s\t%s\t%s' "$(basename "$scen")" "${verdict%%:*}" "$sig" "${verdict#*: }")
 			ZOO_EXPLORE_REPRO=$scen
+			ZOO_EXPLORE_RUNS=$((ZOO_EXPLORE_RUNS + 1))
 			return 0
 		done
 		[ -n "$newf" ] || break
@@ -608,6 +647,9 @@ PY
 
 cmd_zoo() {
 	local budget=${OPT[--budget]:-30m} e dir
+	# The zoo chooses the kernel of each run itself, from the user's cache.
+	unset ATALAB_KERNEL_PATCHES ATALAB_KERNEL_VARIANT ATALAB_KERNEL_GCOV ATALAB_CACHE_CHOSEN
+	ATALAB_CACHE=$ATALAB_CACHE_ROOT
 	local -a entries=("${OPT_ARGS[@]}") dirs=() names=()
 	ZOO_BUDGET=$(explore_seconds "$budget") || usage_error "--budget wants a time like 90s, 30m or 2h, got '$budget'"
 	ZOO_JOBS=${OPT[--jobs]:-$(atalab_jobs)}
@@ -649,7 +691,6 @@ cmd_zoo() {
 	mkdir -p "$ZOO_OUT" || die "cannot create --out $ZOO_OUT"
 	ZOO_OUT=$(cd "$ZOO_OUT" && pwd)
 	build_all
-	mkdir -p "$ZOO_OUT/baseline"
 	zoo_baseline
 	local i
 	for i in "${!dirs[@]}"; do
