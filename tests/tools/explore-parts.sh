@@ -3,7 +3,7 @@
 # hand-made runs (an oops line, a hung task, a guest killed at its timeout
 # silent or still working,
 # a broken QEMU, a core bug record, data read back wrong with and without a
-# rule that may change it, acknowledged writes the image lacks (with and
+# rule that may change it (also among thousands of firings), acknowledged writes the image lacks (with and
 # without such a rule, and unacknowledged), a clean run), one signature for one bug
 # found twice, the draws (deterministic per seed, every draw and mutation a
 # scenario the checker accepts), the minimizer's variants and the coverage
@@ -64,6 +64,13 @@ verdict baddata 1 "data: ata-pattern: 924 of 2048 sectors differ"
 job corrupted "[    0.900000] ata1.00: configured for UDMA/33" "5 ata0 fault d0 rule=r1 kind=corrupt cmd=0xc8 lba=100 seq=3"
 echo "ata-pattern: 3 of 2048 sectors differ" >>"$WORK/corrupted/stderr"
 verdict corrupted 1 ok
+# ... also when the corrupt firing is followed by thousands of others (a
+# pipe that a grep -q closes early failed under pipefail: a false "data").
+job manyfaults "[    0.900000] ata1.00: configured for UDMA/33" "$(
+	echo "5 ata0 fault d0 rule=r1 kind=corrupt cmd=0xc8 lba=100 seq=3"
+	for i in $(seq 6 6000); do echo "$i ata0 fault d0 rule=r2 kind=abrt cmd=0xc8 lba=100 seq=3"; done)"
+echo "ata-pattern: 3 of 2048 sectors differ" >>"$WORK/manyfaults/stderr"
+verdict manyfaults 1 ok
 # lost-write: acknowledged (the workload's line), the image check failed.
 lostrow=$(printf 'lost\tdata on disk 0: 1M bytes at 0, seed 5\tata-pattern: 8 of 2048 sectors differ\tFAIL')
 job lost "[    0.900000] ata1.00: configured for UDMA/33" "5 ata0 fault d0 rule=r1 kind=timeout cmd=0xca lba=100 seq=3"

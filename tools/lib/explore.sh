@@ -131,8 +131,11 @@ explore_last_sign() {
 # explore_data_may_change JOBDIR: did a rule that may change data on the
 # disk or on the wire (corrupt, power-cut, protocol, remove) fire?
 explore_data_may_change() {
+	# grep -c, not -q: under pipefail a reader that stops at the first
+	# match leaves the writer to die of SIGPIPE, and the pipeline fails
+	# (it said "no rule fired" of runs with many firings).
 	"$(trace_tool_binary)" grep --kind fault "$1/trace" 2>/dev/null |
-		grep -qE 'kind=(corrupt|power-cut|protocol|remove)\b'
+		grep -cE 'kind=(corrupt|power-cut|protocol|remove)\b' >/dev/null
 }
 
 # explore_judge JOBDIR STATUS [TIMEOUT]: the oracles' verdict on a finished
