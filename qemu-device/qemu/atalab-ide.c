@@ -511,11 +511,16 @@ static bool atalab_attach_drives(AtalabIdeState *s,
             return false;
         }
         perm |= BLK_PERM_WRITE;
-        /* "auto" means what ide-hd makes of it: report reads, stop on ENOSPC */
+        /*
+         * "auto" keeps the policy the backend has from -drive rerror= and
+         * werror= (report and enospc unless set there), as QEMU's block
+         * devices do (hw/block/block.c, blkconf_apply_backend_options); a
+         * device property set to anything else overrides it.
+         */
         blk_set_on_error(blk, s->rerror == BLOCKDEV_ON_ERROR_AUTO ?
-                         BLOCKDEV_ON_ERROR_REPORT : s->rerror,
+                         blk_get_on_error(blk, true) : s->rerror,
                          s->werror == BLOCKDEV_ON_ERROR_AUTO ?
-                         BLOCKDEV_ON_ERROR_ENOSPC : s->werror);
+                         blk_get_on_error(blk, false) : s->werror);
         /* werror/rerror=stop record the error in the I/O status. */
         blk_iostatus_enable(blk);
         if (blk_set_perm(blk, perm, BLK_PERM_CONSISTENT_READ |
@@ -780,6 +785,7 @@ static void atalab_ide_realize(PCIDevice *d, Error **errp)
     atalab_ctrl_set_strict(s->ctrl, s->strict);
     atalab_ctrl_set_firmware_native(s->ctrl, native);
     atalab_ctrl_set_firmware_map(s->ctrl, s->sata_map);
+    atalab_ctrl_set_firmware_ports(s->ctrl, s->sata_ports ? -1 : 0);
     atalab_sync_prog_if(s);
     atalab_faults_set_seed(atalab_ctrl_faults(s->ctrl), s->fault_seed);
     if (s->fault_file) {
@@ -900,6 +906,7 @@ static Property atalab_ide_properties[] = {
     DEFINE_PROP_STRING("model", AtalabIdeState, model),
     DEFINE_PROP_STRING("mode", AtalabIdeState, mode),
     DEFINE_PROP_INT32("sata-map", AtalabIdeState, sata_map, -1),
+    DEFINE_PROP_BOOL("sata-ports", AtalabIdeState, sata_ports, true),
     DEFINE_PROP_STRING("trace", AtalabIdeState, trace_path),
     DEFINE_PROP_STRING("trace-data", AtalabIdeState, trace_data),
     DEFINE_PROP_STRING("trace-time", AtalabIdeState, trace_time),
@@ -1086,6 +1093,9 @@ static void atalab_ide_describe_properties(ObjectClass *klass)
         { "mode", "legacy (default), native, native0 (primary only) or "
           "native1: the channels the firmware leaves in native PCI mode "
           "(ich5, ich5-sata; docs/timing.md)" },
+        { "sata-ports", "ich5-sata: on (default): the firmware enables the "
+          "SATA ports that have a disk in PCS, as boards do before booting "
+          "from one; off: it leaves PCS as at power-on (docs/timing.md)" },
         { "sata-map", "ich5-sata: the MAP value (0-7) the firmware leaves, "
           "e.g. 4: both ports on the primary channel, the secondary the "
           "PATA side's (combined mode); -1: MAP 000b (docs/timing.md)" },
@@ -1110,8 +1120,10 @@ static void atalab_ide_describe_properties(ObjectClass *klass)
         { "fault-remove", "remove the fault rule with this id" },
         { "fault-clear", "true: remove every fault rule" },
         { "fault-list", "the fault rules with their counts (read-only)" },
-        { "rerror", "backend read error policy, as ide-hd's" },
-        { "werror", "backend write error policy, as ide-hd's" },
+        { "rerror", "backend read error policy, as ide-hd's (auto: "
+          "-drive's rerror, default report)" },
+        { "werror", "backend write error policy, as ide-hd's (auto: "
+          "-drive's werror, default enospc)" },
     };
     g_autofree char *models = g_strdup_printf("controller personality: %s",
                                               atalab_personality_names());
@@ -1266,12 +1278,20 @@ static int atalab_hmp_info_one(Object *obj, void *opaque)
         atalab_hmp_info_channel(mon, s, i);
     }
     for (i = 0; i < ATALAB_DRIVES; i++) {
+        g_autofree char *policy = s->blk[i] ?
+            g_strdup_printf(" rerror=%s werror=%s",
+                            BlockdevOnError_str(blk_get_on_error(s->blk[i],
+                                                                 true)),
+                            BlockdevOnError_str(blk_get_on_error(s->blk[i],
+                                                                 false))) :
+            g_strdup("");
+
         monitor_printf(mon, "  drive%u: status=0x%02x %s checks=%u "
-                       "violations=%u\n", i,
+                       "violations=%u%s\n", i,
                        atalab_ctrl_drive_status(s->ctrl, i),
                        atalab_ctrl_timing_string(s->ctrl, i),
                        atalab_ctrl_xfer_checks(s->ctrl, i),
-                       atalab_ctrl_violations(s->ctrl, i));
+                       atalab_ctrl_violations(s->ctrl, i), policy);
     }
     {
         g_autofree char *rules = atalab_faults_list(

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# ICH5 SATA with atalab_piix: it reads MAP, enables both ports in PCS and
-# finds a disk on each present port (UDMA/133), verified, no violation.
-# With only port 0 attached it does not touch the empty secondary channel
+# ICH5 SATA with atalab_piix: under firmware that leaves the ports off
+# (sata-ports=off) it reads MAP, enables both ports in PCS and finds a
+# disk on each present port (UDMA/133), verified, no violation; under the
+# default firmware, which enabled them, it finds the same disks.
+# With only port 0 attached (ports off) it does not touch the empty secondary channel
 # after enabling the ports: no command block write, no SRST (ata_piix does
 # run its device check there: the reference, asserted).  A combined MAP
 # value (1xxb) is refused with a message and no port is set up.
 . "$(dirname "$0")/personality-lib.sh"
 ident='ATALAB HARDDISK'
 
-expect_status 0 --model ich5-sata --driver atalab_piix --trace "$TRACE" \
+expect_status 0 --model ich5-sata --device-opt sata-ports=off --driver atalab_piix --trace "$TRACE" \
 	--disk "$WORK/p0.img" --disk "$WORK/p1.img" --disk-size 16M -- sh -c \
 	"check-ata-devices '1.0:XFER_UDMA_6:$ident' '2.0:XFER_UDMA_6:$ident' &&
 	 pattern-rw /dev/sda 4M 21 && pattern-rw /dev/sdb 4M 22"
@@ -19,6 +21,12 @@ grep -Eq '^[0-9]+ cfg w 0x92 2 0x[0-9a-f]{2}03 reg=PCS$' "$TRACE" || fail "the p
 grep -q ' ata1 sata-port d0 port=1 up$' "$TRACE" || fail "port 1 never came up"
 expect_clean_ata_log
 expect_no_violations "ata0 d0" "ata1 d0"
+# The default firmware enabled both ports before the driver loaded.
+expect_status 0 --model ich5-sata --driver atalab_piix --trace "$TRACE" \
+	--disk "$WORK/p0.img" --disk "$WORK/p1.img" -- \
+	check-ata-devices "1.0:XFER_UDMA_6:$ident" "2.0:XFER_UDMA_6:$ident"
+grep -q '^# sata-ports 3$' "$TRACE" || fail "the firmware did not enable both ports"
+expect_clean_ata_log
 
 # empty_channel_writes: command block writes and SRSTs of the secondary
 # channel after the first PCS write (the firmware's probing comes before);
@@ -29,7 +37,7 @@ empty_channel_writes() {
 		       ($2 == "ctl1" && $3 == "w" && $6 ~ /[4-7c-f]$/))' "$TRACE"
 }
 for driver in atalab_piix ata_piix; do
-	expect_status 0 --model ich5-sata --driver $driver --trace "$TRACE" \
+	expect_status 0 --model ich5-sata --device-opt sata-ports=off --driver $driver --trace "$TRACE" \
 		--disk "$WORK/p0.img" -- check-ata-devices "1.0:XFER_UDMA_6:$ident"
 	expect_clean_ata_log
 	expect_no_violations "ata0 d0"

@@ -9,7 +9,12 @@
 #  - werror=report: the write ends with ABRT, libata retries it, and it
 #    succeeds.
 #  - a failing FLUSH CACHE under werror=stop: the drive reads BSY|DRDY
-#    while the VM is stopped, and the flush ends well after "cont".
+#    while the VM is stopped, and the flush ends well after "cont";
+#  - the same with werror=stop on -drive and no device property (QEMU's
+#    convention, hw/block/block.c: the device's "auto" keeps the backend's
+#    policy; qtest ide-test /ide/flush/retry_pci), and info atalab shows
+#    it; with werror=report on the device too, the device's wins: ABRT,
+#    no stop.
 # In every case the data verifies in the guest and in the image file.
 . "$(dirname "$0")/lib.sh"
 blkdebug() {
@@ -96,3 +101,36 @@ grep -q 'ata1.01: error' "$WORK/console.log" && fail "libata saw an error on the
 "$ATALAB_CACHE_BIN"/ata-pattern verify "$WORK/b.img" --offset 4M --size 64K --seed 7 >/dev/null ||
 	fail "flush: the image does not hold the written data"
 echo "held flush: $(grep '^ *drive1:' "$WORK/held.txt")"
+
+# werror=stop on -drive, the device property left alone: the -drive's
+# policy holds (today's device took report/enospc and ended the flush with
+# ABRT at once).
+rm -f "$WORK/b.img"
+truncate -s 16M "$WORK/b.img"
+flushcmd='
+d=$(blk-of 1) || exit 1
+echo writing
+ata-pattern write /dev/$d --offset 4M --size 64K --seed 7 >/dev/null || exit 3
+echo flushed'
+guest_bg --disk "$WORK/disk0.img" --disk-size 16M --qemu-arg -drive \
+	--qemu-arg "$flushdebug,werror=stop,rerror=stop" --device-opt drive1=bd -- sh -c "$flushcmd"
+wait_for_output writing 120
+wait_for_io_error_stop "on the failing flush (werror=stop on -drive)"
+hmp "info atalab" >"$WORK/held.txt"
+grep -q '^ *drive1: status=0xc0 .* rerror=stop werror=stop$' "$WORK/held.txt" ||
+	fail "-drive werror=stop: drive1 is not held (BSY|DRDY) under the -drive's policy: $(grep drive1 "$WORK/held.txt")"
+resume_and_finish flushed "the retried flush (-drive werror=stop)"
+grep -q 'ata1.01: error' "$WORK/console.log" &&
+	fail "-drive werror=stop: libata saw an error on the held flush: $(grep 'ata1.01' "$WORK/console.log")"
+echo "-drive werror=stop: $(grep '^ *drive1:' "$WORK/held.txt")"
+
+# ... and the device's own werror=report overrides the -drive's stop.
+rm -f "$WORK/b.img"
+truncate -s 16M "$WORK/b.img"
+expect_status 0 --disk "$WORK/disk0.img" --disk-size 16M --qemu-arg -drive \
+	--qemu-arg "$flushdebug,werror=stop,rerror=stop" --device-opt drive1=bd --device-opt werror=report \
+	-- sh -c "$flushcmd"
+grep -q 'ata1.01: error: { ABRT }' "$WORK/console.log" ||
+	fail "-drive werror=stop with the device's werror=report: no ABRT on the flush"
+echo "-drive werror=stop, device werror=report: ABRT, no stop"
+

@@ -25,6 +25,11 @@ static Rig *rig_new_drives(const char *personality,
     }
     r->c = atalab_ctrl_new(p, &r->fh.host, drives);
     r->fh.ctrl = r->c;
+    /*
+     * The tests' firmware leaves the SATA ports as at power-on, for the
+     * driver's code to enable (/sata/firmware-ports: the default).
+     */
+    atalab_ctrl_set_firmware_ports(r->c, 0);
     atalab_ctrl_firmware_init(r->c);
     return r;
 }

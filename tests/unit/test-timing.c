@@ -814,6 +814,46 @@ static void test_sata_ports(void)
     rig_free(r);
 }
 
+/*
+ * By default the firmware enables the ports that have a disk (PCS PnE,
+ * ICH5 252516 section 10.1.34), on every reset; sata-ports=off (0) leaves
+ * them off; enables asked of a personality without PCS are refused.
+ */
+static void test_sata_firmware_ports(void)
+{
+    Rig *r = rig_new_full("ich5-sata", 0x4, 0, true);
+
+    g_assert_true(atalab_ctrl_set_firmware_ports(r->c, -1));
+    g_assert_cmpuint(atalab_ctrl_firmware_ports(r->c), ==, 0x2);
+    atalab_ctrl_reset(r->c);
+    atalab_ctrl_firmware_init(r->c);
+    /* Port 1 enabled and present; port 0 (no disk) left off */
+    g_assert_cmphex(cfg(r, 0x92, 2), ==, 0x0022);
+    g_assert_cmphex(rig_status(r, 1), ==, ST_READY);
+    g_assert_cmphex(rig_status(r, 0), ==, 0x7F);
+    g_assert_true(fake_host_trace_has(&r->fh, "ata1 sata-port d0 port=1 up"));
+    /* Off: PCS as at power-on after the next reset */
+    g_assert_true(atalab_ctrl_set_firmware_ports(r->c, 0));
+    atalab_ctrl_reset(r->c);
+    atalab_ctrl_firmware_init(r->c);
+    g_assert_cmphex(cfg(r, 0x92, 2), ==, 0x0000);
+    g_assert_cmphex(rig_status(r, 1), ==, 0x7F);
+    /* An explicit mask; bad values refused */
+    g_assert_true(atalab_ctrl_set_firmware_ports(r->c, 0x3));
+    atalab_ctrl_reset(r->c);
+    atalab_ctrl_firmware_init(r->c);
+    g_assert_cmphex(cfg(r, 0x92, 2), ==, 0x0023);
+    g_assert_false(atalab_ctrl_set_firmware_ports(r->c, 4));
+    g_assert_false(atalab_ctrl_set_firmware_ports(r->c, -2));
+    rig_free(r);
+
+    r = rig_new_full("ich5", 0x1, 0, false);
+    g_assert_false(atalab_ctrl_set_firmware_ports(r->c, 1));
+    g_assert_true(atalab_ctrl_set_firmware_ports(r->c, -1));
+    g_assert_cmpuint(atalab_ctrl_firmware_ports(r->c), ==, 0);
+    rig_free(r);
+}
+
 /* IDENTIFY's serial number (words 10-19) of the drive at a position. */
 static void identify_serial(Rig *r, unsigned drive, char out[21])
 {
@@ -1073,6 +1113,7 @@ int main(int argc, char **argv)
     g_test_add_func("/rule/strict-icrc", test_strict_icrc);
     g_test_add_func("/rule/clean", test_clean_sequences);
     g_test_add_func("/sata/ports", test_sata_ports);
+    g_test_add_func("/sata/firmware-ports", test_sata_firmware_ports);
     g_test_add_func("/sata/map", test_sata_map);
     g_test_add_func("/sata/map-busy", test_sata_map_busy);
     g_test_add_func("/sata/map-reentry", test_sata_map_reentry);

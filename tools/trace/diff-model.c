@@ -896,6 +896,7 @@ bool diff_header_decides(const char *line)
            g_str_has_prefix(line, "cable") ||
            g_str_has_prefix(line, "ide-mode ") ||
            g_str_has_prefix(line, "sata-map ") ||
+           g_str_has_prefix(line, "sata-ports ") ||
            g_str_has_prefix(line, "drive") || g_str_has_prefix(line, "fault");
 }
 

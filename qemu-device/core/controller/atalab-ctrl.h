@@ -42,7 +42,8 @@ void atalab_ctrl_free(AtalabCtrl *c);
 void atalab_ctrl_reset(AtalabCtrl *c);
 /*
  * Leave the registers as PC firmware does after POST: IDE decode enabled,
- * and the channels of atalab_ctrl_set_firmware_native() in native mode.
+ * the channels of atalab_ctrl_set_firmware_native() in native mode, the
+ * MAP and the SATA ports of atalab_ctrl_set_firmware_map() and _ports().
  */
 void atalab_ctrl_firmware_init(AtalabCtrl *c);
 /*
@@ -59,6 +60,16 @@ unsigned atalab_ctrl_firmware_native(const AtalabCtrl *c);
  */
 bool atalab_ctrl_set_firmware_map(AtalabCtrl *c, int map);
 int atalab_ctrl_firmware_map(const AtalabCtrl *c);
+/*
+ * ICH5 SATA: the PCS port enables (bit 0 port 0, bit 1 port 1)
+ * firmware_init sets, as a BIOS does before it boots from a SATA drive;
+ * -1 (the default): each port with a disk; 0: none, PCS as at power-on.
+ * Kept across resets.  false for a bad value, or enables asked of a
+ * personality without PCS.  atalab_ctrl_firmware_ports: the enables
+ * firmware_init sets (-1 resolved; 0 without PCS).
+ */
+bool atalab_ctrl_set_firmware_ports(AtalabCtrl *c, int ports);
+unsigned atalab_ctrl_firmware_ports(const AtalabCtrl *c);
 /*
  * The names of those channel sets: "legacy" (none), "native0" (primary),
  * "native1" (secondary), "native" (both); the mode= property and the

@@ -258,6 +258,10 @@ char *atalab_ctrl_trace_header(const AtalabCtrl *c,
     if (c->firmware_map >= 0) {
         header_line(s, "sata-map", "%d", c->firmware_map);
     }
+    /* Absent: no port enabled by firmware (every trace before it did) */
+    if (atalab_ctrl_firmware_ports(c)) {
+        header_line(s, "sata-ports", "%u", atalab_ctrl_firmware_ports(c));
+    }
     if (c->writer) {
         header_line(s, "trace-data", "%s",
                     atalab_trace_writer_data_mode(c->writer) ==

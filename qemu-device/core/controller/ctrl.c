@@ -128,6 +128,7 @@ AtalabCtrl *atalab_ctrl_new(const AtalabPersonality *personality,
     host = c->host;
     c->faults = atalab_faults_new(0);
     c->firmware_map = -1;
+    c->firmware_ports = -1;
     c->ata_hooks = (AtalabAtaHooks) {
         .opaque = c,
         .irq = hook_irq,
@@ -374,6 +375,15 @@ void atalab_ctrl_firmware_init(AtalabCtrl *c)
         c->cfg[CFG_MAP] = c->firmware_map;
         sata_apply_map(c);
     }
+    /*
+     * The SATA ports it enables (PCS P0E/P1E, ICH5 252516 section 10.1.34;
+     * at power-on both are off), as every board's firmware does for the
+     * ports with a drive before it boots from one.
+     */
+    if (has_sata(c)) {
+        c->cfg[CFG_PCS] |= atalab_ctrl_firmware_ports(c);
+        sata_update_ports(c);
+    }
     /* The channels the firmware was set up to leave in native mode. */
     for (i = 0; i < ATALAB_CHANNELS; i++) {
         if (c->firmware_native & (1u << i)) {
@@ -460,6 +470,33 @@ bool atalab_ctrl_set_firmware_map(AtalabCtrl *c, int map)
 int atalab_ctrl_firmware_map(const AtalabCtrl *c)
 {
     return c->firmware_map;
+}
+
+bool atalab_ctrl_set_firmware_ports(AtalabCtrl *c, int ports)
+{
+    if (ports < -1 || ports > PCS_ENABLE_MASK || (ports > 0 && !has_sata(c))) {
+        return false;
+    }
+    c->firmware_ports = ports;
+    return true;
+}
+
+unsigned atalab_ctrl_firmware_ports(const AtalabCtrl *c)
+{
+    unsigned ports;
+
+    if (!has_sata(c)) {
+        return 0;
+    }
+    if (c->firmware_ports >= 0) {
+        return c->firmware_ports;
+    }
+    /* Port 0's disk is drive 0, port 1's drive 2 (ctrl-state.h). */
+    ports = c->disk[0].present ? 1u : 0;
+    if (c->disk[2].present) {
+        ports |= 2u;
+    }
+    return ports;
 }
 
 /* Indexed by the channel mask. */
