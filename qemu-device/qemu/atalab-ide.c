@@ -442,7 +442,15 @@ static bool atalab_attach_cd(AtalabIdeState *s, unsigned i,
                    "disc image, or without a file for an empty tray", i, i);
         return false;
     }
-    blk_set_on_error(blk, BLOCKDEV_ON_ERROR_REPORT, BLOCKDEV_ON_ERROR_REPORT);
+    /*
+     * Reads follow rerror as a disk's do ("auto": -drive's, report unless
+     * set there), as ide-cd does for its DMA reads; a disc is never
+     * written.
+     */
+    blk_set_on_error(blk, s->rerror == BLOCKDEV_ON_ERROR_AUTO ?
+                     blk_get_on_error(blk, true) : s->rerror,
+                     BLOCKDEV_ON_ERROR_REPORT);
+    blk_iostatus_enable(blk);
     if (blk_set_perm(blk, BLK_PERM_CONSISTENT_READ, BLK_PERM_ALL,
                      errp) < 0) {
         return false;
@@ -1094,8 +1102,9 @@ static void atalab_ide_describe_properties(ObjectClass *klass)
           "native1: the channels the firmware leaves in native PCI mode "
           "(ich5, ich5-sata; docs/timing.md)" },
         { "sata-ports", "ich5-sata: on (default): the firmware enables the "
-          "SATA ports that have a disk in PCS, as boards do before booting "
-          "from one; off: it leaves PCS as at power-on (docs/timing.md)" },
+          "SATA ports that have a drive in PCS, as boards do before "
+          "booting from one; off: it leaves PCS as at power-on "
+          "(docs/timing.md)" },
         { "sata-map", "ich5-sata: the MAP value (0-7) the firmware leaves, "
           "e.g. 4: both ports on the primary channel, the secondary the "
           "PATA side's (combined mode); -1: MAP 000b (docs/timing.md)" },
@@ -1278,20 +1287,25 @@ static int atalab_hmp_info_one(Object *obj, void *opaque)
         atalab_hmp_info_channel(mon, s, i);
     }
     for (i = 0; i < ATALAB_DRIVES; i++) {
-        g_autofree char *policy = s->blk[i] ?
-            g_strdup_printf(" rerror=%s werror=%s",
-                            BlockdevOnError_str(blk_get_on_error(s->blk[i],
-                                                                 true)),
-                            BlockdevOnError_str(blk_get_on_error(s->blk[i],
-                                                                 false))) :
-            g_strdup("");
-
         monitor_printf(mon, "  drive%u: status=0x%02x %s checks=%u "
-                       "violations=%u%s\n", i,
+                       "violations=%u\n", i,
                        atalab_ctrl_drive_status(s->ctrl, i),
                        atalab_ctrl_timing_string(s->ctrl, i),
                        atalab_ctrl_xfer_checks(s->ctrl, i),
-                       atalab_ctrl_violations(s->ctrl, i), policy);
+                       atalab_ctrl_violations(s->ctrl, i));
+    }
+    /*
+     * The backends by their drive property (drive0..3): on ICH5 SATA MAP
+     * may put a drive at another position than its number.
+     */
+    for (i = 0; i < ATALAB_DRIVES; i++) {
+        if (s->blk[i]) {
+            monitor_printf(mon, "  drive%u backend: rerror=%s werror=%s\n", i,
+                           BlockdevOnError_str(blk_get_on_error(s->blk[i],
+                                                                true)),
+                           BlockdevOnError_str(blk_get_on_error(s->blk[i],
+                                                                false)));
+        }
     }
     {
         g_autofree char *rules = atalab_faults_list(

@@ -25,7 +25,10 @@ expect_no_violations "ata0 d0" "ata1 d0"
 expect_status 0 --model ich5-sata --driver atalab_piix --trace "$TRACE" \
 	--disk "$WORK/p0.img" --disk "$WORK/p1.img" -- \
 	check-ata-devices "1.0:XFER_UDMA_6:$ident" "2.0:XFER_UDMA_6:$ident"
-grep -q '^# sata-ports 3$' "$TRACE" || fail "the firmware did not enable both ports"
+grep -q '^# sata-ports 3$' "$TRACE" || fail "the header does not say the firmware enables both ports"
+# Both ports came up before any PCS write (the firmware's, not the driver's).
+awk '$2 == "cfg" && $3 == "w" && $4 == "0x92" { exit } / sata-port d0 port=[01] up$/ { n++ } END { exit n != 2 }' \
+	"$TRACE" || fail "the ports did not come up before the driver wrote PCS: $(grep -E 'sata-port|0x92' "$TRACE" | head -6)"
 expect_clean_ata_log
 
 # empty_channel_writes: command block writes and SRSTs of the secondary

@@ -13,8 +13,9 @@
 #  - the same with werror=stop on -drive and no device property (QEMU's
 #    convention, hw/block/block.c: the device's "auto" keeps the backend's
 #    policy; qtest ide-test /ide/flush/retry_pci), and info atalab shows
-#    it; with werror=report on the device too, the device's wins: ABRT,
-#    no stop.
+#    it; with werror=report on the device too, the device's wins for
+#    writes only: ABRT, no stop, rerror still stop;
+#  - a CD-ROM's failing read under -drive rerror=stop: stopped, retried.
 # In every case the data verifies in the guest and in the image file.
 . "$(dirname "$0")/lib.sh"
 blkdebug() {
@@ -103,34 +104,63 @@ grep -q 'ata1.01: error' "$WORK/console.log" && fail "libata saw an error on the
 echo "held flush: $(grep '^ *drive1:' "$WORK/held.txt")"
 
 # werror=stop on -drive, the device property left alone: the -drive's
-# policy holds (today's device took report/enospc and ended the flush with
-# ABRT at once).
+# policy holds (before, the device took report/enospc and ended the flush
+# with ABRT at once).
 rm -f "$WORK/b.img"
 truncate -s 16M "$WORK/b.img"
 flushcmd='
 d=$(blk-of 1) || exit 1
 echo writing
 ata-pattern write /dev/$d --offset 4M --size 64K --seed 7 >/dev/null || exit 3
-echo flushed'
-guest_bg --disk "$WORK/disk0.img" --disk-size 16M --qemu-arg -drive \
+echo flushed
+sleep 2'
+guest_bg --timeout 120 --disk "$WORK/disk0.img" --disk-size 16M --qemu-arg -drive \
 	--qemu-arg "$flushdebug,werror=stop,rerror=stop" --device-opt drive1=bd -- sh -c "$flushcmd"
 wait_for_output writing 120
 wait_for_io_error_stop "on the failing flush (werror=stop on -drive)"
 hmp "info atalab" >"$WORK/held.txt"
-grep -q '^ *drive1: status=0xc0 .* rerror=stop werror=stop$' "$WORK/held.txt" ||
-	fail "-drive werror=stop: drive1 is not held (BSY|DRDY) under the -drive's policy: $(grep drive1 "$WORK/held.txt")"
+grep -q '^ *drive1: status=0xc0 ' "$WORK/held.txt" ||
+	fail "-drive werror=stop: drive1 is not held (BSY|DRDY): $(grep drive1 "$WORK/held.txt")"
+grep -q '^ *drive1 backend: rerror=stop werror=stop$' "$WORK/held.txt" ||
+	fail "-drive werror=stop: info atalab does not show the -drive's policy: $(grep drive1 "$WORK/held.txt")"
 resume_and_finish flushed "the retried flush (-drive werror=stop)"
 grep -q 'ata1.01: error' "$WORK/console.log" &&
 	fail "-drive werror=stop: libata saw an error on the held flush: $(grep 'ata1.01' "$WORK/console.log")"
-echo "-drive werror=stop: $(grep '^ *drive1:' "$WORK/held.txt")"
+echo "-drive werror=stop: $(grep '^ *drive1' "$WORK/held.txt" | tr '\n' ' ')"
 
-# ... and the device's own werror=report overrides the -drive's stop.
+# ... and the device's own werror=report overrides the -drive's werror,
+# and only it: rerror stays the -drive's stop.
 rm -f "$WORK/b.img"
 truncate -s 16M "$WORK/b.img"
-expect_status 0 --disk "$WORK/disk0.img" --disk-size 16M --qemu-arg -drive \
+guest_bg --timeout 120 --disk "$WORK/disk0.img" --disk-size 16M --qemu-arg -drive \
 	--qemu-arg "$flushdebug,werror=stop,rerror=stop" --device-opt drive1=bd --device-opt werror=report \
 	-- sh -c "$flushcmd"
+wait_for_output flushed 120
+hmp "info atalab" >"$WORK/policy.txt"
+grep -q '^ *drive1 backend: rerror=stop werror=report$' "$WORK/policy.txt" ||
+	fail "-drive stop with the device's werror=report: $(grep drive1 "$WORK/policy.txt")"
+wait "$GUEST_PID" || fail "-drive stop with the device's werror=report: the guest failed: $(cat "$WORK/stderr")"
 grep -q 'ata1.01: error: { ABRT }' "$WORK/console.log" ||
 	fail "-drive werror=stop with the device's werror=report: no ABRT on the flush"
-echo "-drive werror=stop, device werror=report: ABRT, no stop"
+echo "-drive werror=stop, device werror=report: ABRT, no stop; $(grep '^ *drive1 backend' "$WORK/policy.txt")"
 
+# A CD-ROM's reads follow rerror too (ide-cd does): -drive rerror=stop and
+# a failing read of the disc: the VM stops, after cont the read is retried
+# and the block arrives.
+genisoimage -quiet -V ERR -o "$WORK/disc.iso" "$ATALAB_ROOT/tools/guest" || fail "genisoimage failed"
+cddebug="if=none,id=cdbd,media=cdrom,readonly=on,driver=raw,file.driver=blkdebug,file.image.filename=$WORK/disc.iso"
+cddebug="$cddebug,file.inject-error.0.event=read_aio,file.inject-error.0.sector=$((20 * 4))"
+cddebug="$cddebug,file.inject-error.0.errno=5,file.inject-error.0.once=on,rerror=stop"
+guest_bg --timeout 120 --disk "$WORK/disk0.img" --disk none --disk none --qemu-arg -drive --qemu-arg "$cddebug" \
+	--device-opt drive2=cdbd --device-opt kind2=cd -- sh -c '
+echo reading
+dd if=/dev/sr0 bs=2048 skip=20 count=1 iflag=direct 2>/dev/null | od -An -tx1 | head -n 2 >/tmp/blk || exit 3
+[ -s /tmp/blk ] || exit 4
+echo read-done'
+wait_for_output reading 120
+wait_for_io_error_stop "on the failing CD-ROM read (rerror=stop on -drive)"
+hmp "info atalab" >"$WORK/cd.txt"
+grep -q '^ *drive2 backend: rerror=stop werror=report$' "$WORK/cd.txt" ||
+	fail "CD-ROM: info atalab does not show the -drive's rerror: $(grep drive2 "$WORK/cd.txt")"
+resume_and_finish read-done "the retried CD-ROM read"
+echo "CD-ROM rerror=stop: held, retried after cont; $(grep '^ *drive2 backend' "$WORK/cd.txt")"

@@ -1080,6 +1080,29 @@ static void test_sata_map_reentry(void)
     rig_free(r);
 }
 
+/*
+ * The firmware's enables with a combined map (101b: port 1 primary master,
+ * port 0 primary slave): the map first, then the ports, both there with no
+ * PCS write from the guest.
+ */
+static void test_sata_firmware_ports_map(void)
+{
+    Rig *r = rig_new_full("ich5-sata", 0x5, 0, true);
+    char serial[21];
+
+    g_assert_true(atalab_ctrl_set_firmware_map(r->c, 5));
+    g_assert_true(atalab_ctrl_set_firmware_ports(r->c, -1));
+    atalab_ctrl_reset(r->c);
+    atalab_ctrl_firmware_init(r->c);
+    g_assert_cmphex(cfg(r, 0x90, 1), ==, 0x05);
+    g_assert_cmphex(cfg(r, 0x92, 2), ==, 0x0033);
+    identify_serial(r, 0, serial);
+    g_assert_cmpstr(serial, ==, "ATALAB0002");
+    identify_serial(r, 1, serial);
+    g_assert_cmpstr(serial, ==, "ATALAB0000");
+    rig_free(r);
+}
+
 static void test_summary(void)
 {
     Rig *r = rig_new_full("piix4", 0x1, 0, true);
@@ -1114,6 +1137,7 @@ int main(int argc, char **argv)
     g_test_add_func("/rule/clean", test_clean_sequences);
     g_test_add_func("/sata/ports", test_sata_ports);
     g_test_add_func("/sata/firmware-ports", test_sata_firmware_ports);
+    g_test_add_func("/sata/firmware-ports-map", test_sata_firmware_ports_map);
     g_test_add_func("/sata/map", test_sata_map);
     g_test_add_func("/sata/map-busy", test_sata_map_busy);
     g_test_add_func("/sata/map-reentry", test_sata_map_reentry);

@@ -18,6 +18,9 @@
 #   OPT_N[--name]    how many values a repeatable option got
 #   OPT_ARGS         the other words, in order, then those after '--'
 # Bad options are usage errors (exit 2).  -h/--help sets OPT[--help].
+# Until a command parses, no option is given (a library function that
+# reads OPT may be called without a command line, as the tests do).
+declare -gA OPT=() OPT_N=()
 options_parse() {
 	local -a tables=()
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do

@@ -849,15 +849,17 @@ static bool build(Replay *rp)
     }
     /* Absent: firmware enabled no SATA port (traces from before it did). */
     v = header(rp, "sata-ports");
-    {
-        guint64 ports = 0;
+    if (v) {
+        guint64 ports;
 
-        if ((v && !g_ascii_string_to_unsigned(v, 10, 0, 3, &ports, NULL)) ||
+        if (!g_ascii_string_to_unsigned(v, 10, 1, 3, &ports, NULL) ||
             !atalab_ctrl_set_firmware_ports(rp->c, (int)ports)) {
             bad_input(rp, 0, "header sata-ports is '%s', not the port "
-                      "enables 1-3 of ich5-sata", v ? v : "");
+                      "enables 1-3 of ich5-sata", v);
             return false;
         }
+    } else {
+        atalab_ctrl_set_firmware_ports(rp->c, 0);
     }
     v = header(rp, "fault-seed");
     if (v) {

@@ -63,7 +63,8 @@ int atalab_ctrl_firmware_map(const AtalabCtrl *c);
 /*
  * ICH5 SATA: the PCS port enables (bit 0 port 0, bit 1 port 1)
  * firmware_init sets, as a BIOS does before it boots from a SATA drive;
- * -1 (the default): each port with a disk; 0: none, PCS as at power-on.
+ * -1 (the default): each port with a drive (disk or CD-ROM); 0: none,
+ * PCS as at power-on.
  * Kept across resets.  false for a bad value, or enables asked of a
  * personality without PCS.  atalab_ctrl_firmware_ports: the enables
  * firmware_init sets (-1 resolved; 0 without PCS).

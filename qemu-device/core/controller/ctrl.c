@@ -376,9 +376,9 @@ void atalab_ctrl_firmware_init(AtalabCtrl *c)
         sata_apply_map(c);
     }
     /*
-     * The SATA ports it enables (PCS P0E/P1E, ICH5 252516 section 10.1.34;
-     * at power-on both are off), as every board's firmware does for the
-     * ports with a drive before it boots from one.
+     * The SATA ports it leaves enabled (PCS P0E/P1E of D31:F2, ICH5 252516;
+     * at power-on both are off), as a board's firmware does for the ports
+     * with a drive before it boots from one.
      */
     if (has_sata(c)) {
         c->cfg[CFG_PCS] |= atalab_ctrl_firmware_ports(c);
@@ -491,7 +491,7 @@ unsigned atalab_ctrl_firmware_ports(const AtalabCtrl *c)
     if (c->firmware_ports >= 0) {
         return c->firmware_ports;
     }
-    /* Port 0's disk is drive 0, port 1's drive 2 (ctrl-state.h). */
+    /* Port 0's drive is drive 0, port 1's drive 2 (ctrl-state.h). */
     ports = c->disk[0].present ? 1u : 0;
     if (c->disk[2].present) {
         ports |= 2u;
