@@ -86,6 +86,8 @@ expect 2 "explore: --merge takes only --against, not --runs" -- explore --merge 
 expect 2 "usage: atalab driver patches" -- driver
 expect 2 "driver: unknown subcommand 'publish'" -- driver publish
 expect 2 "fuzz: --time wants a positive number, got 'x'" -- fuzz --time x
+expect 2 "fuzz: --runs wants a positive number, got '0'" -- fuzz --runs 0
+expect 2 "fuzz: --runs counts one job's executions: not with --jobs" -- fuzz --runs 5 --jobs 2
 expect 2 "fault: unknown subcommand 'zap'" -- fault zap
 expect 2 "fault: list needs --qmp SOCKET" -- fault list
 expect 2 "scenario: unknown option '--fast'" -- scenario --fast x

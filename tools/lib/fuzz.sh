@@ -79,19 +79,22 @@ fuzz_make_seeds() {
 fuzz_options() {
 	opt --target 'core|trace' "what to fuzz (default core)"
 	opt --time SECONDS "how long (default 600)"
+	opt --runs N "stop after N executions (the seeds and corpus included), or at --time"
 	opt --jobs N "parallel jobs (default 1)"
 	opt --make-seeds - "record real runs and convert them into tests/fuzz/seeds"
 }
 
 fuzz_usage() {
 	cat <<USAGE
-usage: atalab fuzz [--target core|trace] [--time SECONDS] [--jobs N] [--make-seeds]
+usage: atalab fuzz [--target core|trace] [--time SECONDS] [--runs N] [--jobs N]
+                   [--make-seeds]
 Runs a coverage-guided fuzzer (libFuzzer, ASan, UBSan) for SECONDS (default
-600) in N parallel jobs (default 1).  --target core (the default): the
-emulator core driven by a byte program (tests/fuzz/fuzz-core.c), from the
-seed inputs in tests/fuzz/seeds; --target trace: the trace reader and
-replay given a trace file's text (tests/fuzz/fuzz-trace.c), from the golden
-traces.  The corpus is kept in \$ATALAB_CACHE/fuzz/corpus (corpus-trace).
+600) in N parallel jobs (default 1); with --runs, one job stops once it has
+run that many inputs (the seeds and the corpus it loads first count).
+--target core (the default): the emulator core driven by a byte program
+(tests/fuzz/fuzz-core.c), from the seed inputs in tests/fuzz/seeds;
+--target trace: the trace reader and replay given a trace file's text
+(tests/fuzz/fuzz-trace.c), from the golden traces.  The corpus is kept in \$ATALAB_CACHE/fuzz/corpus (corpus-trace).
 Prints the executions and the findings; an input that breaks an invariant
 or crashes is saved under \$ATALAB_CACHE/fuzz/findings (findings-trace) and
 the command exits 1.  A finding becomes a regression input in
@@ -111,13 +114,17 @@ USAGE
 
 cmd_fuzz() {
 	local time=${OPT[--time]:-600} jobs=${OPT[--jobs]:-1} make_seeds=${OPT[--make-seeds]:-0}
-	local target=${OPT[--target]:-core}
+	local target=${OPT[--target]:-core} runs=${OPT[--runs]:--1}
 	[[ "$time" =~ ^[1-9][0-9]*$ ]] || usage_error "--time wants a positive number, got '$time'"
+	! opt_given --runs || [[ "$runs" =~ ^[1-9][0-9]*$ ]] ||
+		usage_error "--runs wants a positive number, got '$runs'"
+	! opt_given --runs || [ "${OPT[--jobs]:-1}" = 1 ] ||
+		usage_error "--runs counts one job's executions: not with --jobs"
 	[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || usage_error "--jobs wants a positive number, got '$jobs'"
 	[[ "$target" =~ ^(core|trace)$ ]] || usage_error "--target wants core or trace, got '$target'"
 	if [ "$make_seeds" = 1 ]; then
-		! opt_given --time && ! opt_given --jobs && ! opt_given --target ||
-			usage_error "--make-seeds runs no fuzzer: no --time, --jobs or --target"
+		! opt_given --time && ! opt_given --jobs && ! opt_given --target && ! opt_given --runs ||
+			usage_error "--make-seeds runs no fuzzer: no --time, --runs, --jobs or --target"
 	fi
 	build_fuzzer
 	if [ $make_seeds = 1 ]; then
@@ -135,14 +142,17 @@ cmd_fuzz() {
 	logs=$(mktemp -d "${TMPDIR:-/tmp}/atalab-fuzz.XXXXXX")
 	mkdir -p "$corpus" "$findings"
 	touch "$logs/start"
-	msg "fuzzing the $target target for ${time}s with $jobs job(s)"
+	msg "fuzzing the $target target for ${time}s$(! opt_given --runs || echo " or $runs runs") with $jobs job(s)"
 	local rc=0
-	(cd "$logs" && "$(fuzz_binary "$target")" -max_total_time="$time" -max_len=$max_len \
+	(cd "$logs" && "$(fuzz_binary "$target")" -max_total_time="$time" -runs="$runs" -max_len=$max_len \
 		-rss_limit_mb=2048 -print_final_stats=1 -jobs="$jobs" -workers="$jobs" \
 		-artifact_prefix="$findings/" "$corpus" "$seeds" \
 		>"$logs/main.log" 2>&1) || rc=$?
-	local execs=0 n f
-	for f in "$logs"/main.log "$logs"/fuzz-*.log; do
+	# The jobs' logs (fuzz-N.log) count; the main log repeats each job's
+	# at its end, so it counts only when there are none.
+	local execs=0 n f logs_of_jobs=("$logs"/fuzz-*.log)
+	[ -f "${logs_of_jobs[0]}" ] || logs_of_jobs=("$logs"/main.log)
+	for f in "${logs_of_jobs[@]}"; do
 		[ -f "$f" ] || continue
 		n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$f" | tail -n 1)
 		execs=$((execs + ${n:-0}))
