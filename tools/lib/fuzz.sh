@@ -94,7 +94,8 @@ run that many inputs (the seeds and the corpus it loads first count).
 --target core (the default): the emulator core driven by a byte program
 (tests/fuzz/fuzz-core.c), from the seed inputs in tests/fuzz/seeds;
 --target trace: the trace reader and replay given a trace file's text
-(tests/fuzz/fuzz-trace.c), from the golden traces.  The corpus is kept in \$ATALAB_CACHE/fuzz/corpus (corpus-trace).
+(tests/fuzz/fuzz-trace.c), from the golden traces.  The corpus is kept in
+\$ATALAB_CACHE/fuzz/corpus (corpus-trace).
 Prints the executions and the findings; an input that breaks an invariant
 or crashes is saved under \$ATALAB_CACHE/fuzz/findings (findings-trace) and
 the command exits 1.  A finding becomes a regression input in
