@@ -431,6 +431,30 @@ static const BlockDevOps atalab_cd_ops = {
  * A CD-ROM at position i: read-only, its disc the drive's medium (none: an
  * empty tray, from a -drive without a file).
  */
+/*
+ * A drive's backend error policy.  "auto" keeps the policy the backend has
+ * from -drive rerror= and werror= (report and enospc unless set there), as
+ * QEMU's block devices do (hw/block/block.c, blkconf_apply_backend_options);
+ * a device property set to anything else overrides it.  A drive that is
+ * never written (a CD-ROM) reports write errors.  The I/O status records
+ * the errors that stop the VM.
+ */
+static void atalab_apply_error_policy(AtalabIdeState *s, BlockBackend *blk,
+                                      bool writable)
+{
+    BlockdevOnError rerror = s->rerror, werror = BLOCKDEV_ON_ERROR_REPORT;
+
+    if (rerror == BLOCKDEV_ON_ERROR_AUTO) {
+        rerror = blk_get_on_error(blk, true);
+    }
+    if (writable) {
+        werror = s->werror == BLOCKDEV_ON_ERROR_AUTO ?
+                 blk_get_on_error(blk, false) : s->werror;
+    }
+    blk_set_on_error(blk, rerror, werror);
+    blk_iostatus_enable(blk);
+}
+
 static bool atalab_attach_cd(AtalabIdeState *s, unsigned i,
                              AtalabDriveConfig *cfg, Error **errp)
 {
@@ -442,15 +466,8 @@ static bool atalab_attach_cd(AtalabIdeState *s, unsigned i,
                    "disc image, or without a file for an empty tray", i, i);
         return false;
     }
-    /*
-     * Reads follow rerror as a disk's do ("auto": -drive's, report unless
-     * set there), as ide-cd does for its DMA reads; a disc is never
-     * written.
-     */
-    blk_set_on_error(blk, s->rerror == BLOCKDEV_ON_ERROR_AUTO ?
-                     blk_get_on_error(blk, true) : s->rerror,
-                     BLOCKDEV_ON_ERROR_REPORT);
-    blk_iostatus_enable(blk);
+    /* Reads follow rerror, as ide-cd's DMA reads do; discs are not written */
+    atalab_apply_error_policy(s, blk, false);
     if (blk_set_perm(blk, BLK_PERM_CONSISTENT_READ, BLK_PERM_ALL,
                      errp) < 0) {
         return false;
@@ -519,18 +536,7 @@ static bool atalab_attach_drives(AtalabIdeState *s,
             return false;
         }
         perm |= BLK_PERM_WRITE;
-        /*
-         * "auto" keeps the policy the backend has from -drive rerror= and
-         * werror= (report and enospc unless set there), as QEMU's block
-         * devices do (hw/block/block.c, blkconf_apply_backend_options); a
-         * device property set to anything else overrides it.
-         */
-        blk_set_on_error(blk, s->rerror == BLOCKDEV_ON_ERROR_AUTO ?
-                         blk_get_on_error(blk, true) : s->rerror,
-                         s->werror == BLOCKDEV_ON_ERROR_AUTO ?
-                         blk_get_on_error(blk, false) : s->werror);
-        /* werror/rerror=stop record the error in the I/O status. */
-        blk_iostatus_enable(blk);
+        atalab_apply_error_policy(s, blk, true);
         if (blk_set_perm(blk, perm, BLK_PERM_CONSISTENT_READ |
                          BLK_PERM_WRITE_UNCHANGED, errp) < 0) {
             return false;

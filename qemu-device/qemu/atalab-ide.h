@@ -53,7 +53,7 @@ struct AtalabIdeState {
     char *model;
     char *mode;                 /* legacy, native, native0, native1 */
     int32_t sata_map;           /* ich5-sata MAP from firmware; -1: none */
-    bool sata_ports;            /* firmware enables the ports with disks */
+    bool sata_ports;            /* firmware enables the ports with drives */
     char *trace_path;
     char *trace_data;           /* "block" (default) or "raw" */
     char *trace_time;           /* "absolute" (default) or "relative" */

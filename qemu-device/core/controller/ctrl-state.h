@@ -58,7 +58,7 @@ struct AtalabCtrl {
     int8_t route[ATALAB_DRIVES];
     bool map_pending;
     int firmware_map;           /* MAP firmware_init writes; -1: none */
-    int firmware_ports;         /* PCS enables it sets; -1: ports with disks */
+    int firmware_ports;         /* PCS enables it sets; -1: ports with drives */
     AtalabFaults *faults;       /* fault injection rules */
 };
 
