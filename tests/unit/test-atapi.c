@@ -484,6 +484,39 @@ static void test_device_reset(void)
     rig_free(r);
 }
 
+/*
+ * A reset in the middle of a packet command's data-in transfer ends the
+ * transfer: IDENTIFY PACKET DEVICE then moves its 512 bytes and nothing of
+ * the rest of the reply (seen in a guest: SRST during READ DISC
+ * INFORMATION, then IDENTIFY PACKET DEVICE kept DRQ after 512 bytes).
+ */
+static void identify_after_reset(bool srst)
+{
+    Rig *r = cd_rig(CD_SECTORS);
+    uint8_t cdb[12], buf[2048];
+
+    read10_cdb(cdb, 0, 4);
+    packet(r, cdb, 2048, false);
+    rig_read_data(r, CH, buf, 100, false);
+    if (srst) {
+        rig_srst(r, CH);
+    } else {
+        rig_command(r, CD, 0x08);
+    }
+    rig_select(r, CD);
+    rig_command(r, CD, 0xA1);
+    g_assert_cmphex(rig_status(r, CH), ==, ST_READY | ST_DRQ);
+    rig_read_data(r, CH, buf, 512, false);
+    g_assert_cmphex(rig_status(r, CH), ==, ST_READY);
+    rig_free(r);
+}
+
+static void test_identify_after_reset(void)
+{
+    identify_after_reset(true);
+    identify_after_reset(false);
+}
+
 static void test_packet_bounds(void)
 {
     Rig *r = cd_rig(CD_SECTORS);
@@ -798,6 +831,7 @@ int main(int argc, char **argv)
     g_test_add_func("/atapi/tray", test_tray);
     g_test_add_func("/atapi/toc-config-mode", test_toc_config_mode);
     g_test_add_func("/atapi/device-reset", test_device_reset);
+    g_test_add_func("/atapi/identify-after-reset", test_identify_after_reset);
     g_test_add_func("/atapi/packet-bounds", test_packet_bounds);
     g_test_add_func("/atapi/header", test_header);
     g_test_add_func("/atapi/host-media", test_host_media);
