@@ -41,6 +41,24 @@ job hung "[  122.950000] INFO: task dd:77 blocked for more than 120 seconds."
 verdict hung 0 "oops: INFO: task dd:77 blocked"
 job lock "[    0.950000] WARNING: possible recursive locking detected"
 verdict lock 0 "oops: WARNING: possible recursive locking"
+job nobody "$(printf '[   12.100000] irq 18: nobody cared (try booting with the "irqpoll" option)\n[   12.200000] Disabling IRQ #18')"
+verdict nobody 0 "oops: irq 18: nobody cared"
+job disabling "[   12.200000] Disabling IRQ #18"
+verdict disabling 0 "oops: Disabling IRQ #18"
+# guest-fuzz's contract lines (tools/guest-fuzz): a finding of their own.
+job contract "[    0.900000] ata1.00: configured for UDMA/33"
+printf 'op 3 ioctl HDIO_GET_32BIT -> 0\nguest-fuzz: contract: op 3: HDIO_GET_32BIT left byte 1 of its 8 unwritten\n' >"$WORK/contract/stdout"
+verdict contract 0 "contract: op 3: HDIO_GET_32BIT left byte 1 of its 8 unwritten"
+job nocontract "[    0.900000] ata1.00: configured for UDMA/33"
+printf 'op 3 ioctl HDIO_GET_32BIT -> 0\nguest-fuzz: 0 contract breaches\n' >"$WORK/nocontract/stdout"
+verdict nocontract 0 ok
+# guest-fuzz's own checks on made-up results, on the host; its made-up
+# breaches are no contract line.
+gf=$(guest_fuzz_binary)
+"$gf" --self-test >"$WORK/selftest" && grep -qx 'self-test: ok (0 checks failed)' "$WORK/selftest" &&
+	grep -q '^self-test: caught: ' "$WORK/selftest" && ! grep -q '^guest-fuzz: contract' "$WORK/selftest" &&
+	ok "guest-fuzz --self-test: $(grep -c caught "$WORK/selftest") breaches caught" ||
+	bad "guest-fuzz --self-test: $(cat "$WORK/selftest")"
 job slow "[    0.900000] ata1: soft resetting link"
 verdict slow 124 "hang: the guest stopped: nothing on its console or its registers after 1.200 s"
 verdict slow 125 "broken: "
@@ -106,6 +124,17 @@ done
 cmp -s "$WORK/draws/fresh1.scenario" "$WORK/draws/mut1.scenario" && bad "a mutation changed nothing"
 kinds=$(sed -n 's/^rule[.0-9]* = \([a-z-]*\) .*/\1/p' "$WORK"/draws/*.scenario | sort -u | wc -l)
 [ "$kinds" = 17 ] && ok "300 draws use all 17 fault kinds" || bad "300 draws use $kinds fault kinds, not 17"
+works=$(sed -n 's/^description = explore workload=\([a-z-]*\).*/\1/p' "$WORK"/draws/*.scenario | sort -u | wc -l)
+[ "$works" = 11 ] && ok "300 draws use all 11 workloads" || bad "300 draws use $works workloads, not 11"
+# guest-fuzz's workloads: a seed in the description and on the run line,
+# the CD-ROM there; a mutation keeps the parent's seed or draws another.
+g=$(grep -l 'workload=passthrough' "$WORK"/draws/fresh*.scenario | head -n 1)
+seed=$(sed -n 's/.* guest-seed=\([0-9]*\) guest-ops=60$/\1/p' "$g")
+[ -n "$seed" ] && grep -qx "run = guest-fuzz --seed $seed --ops 60 --classes passthrough,scsi --time-limit 45 /dev/\$DISK0 /dev/\$CDROM" "$g" &&
+	grep -qx 'cdrom = true' "$g" && ok "a passthrough draw: seed $seed, the CD-ROM" ||
+	bad "a passthrough draw: $(grep -E '^(desc|run|cdrom)' "$g")"
+kept=$(grep -l "guest-seed=" "$WORK"/draws/mut*.scenario | wc -l)
+[ "$kept" -gt 0 ] && ok "$kept mutations with a guest-fuzz seed" || bad "no mutation kept or drew a guest-fuzz seed"
 out=$("$(scenario_binary)" check "$WORK"/draws/*.scenario 2>&1) && ok "300 draws: $out" ||
 	bad "drawn scenarios the checker refuses: $(head -n 5 <<<"$out")"
 "$ex" gen 1 "$WORK/clean/console.log" >/dev/null 2>"$WORK/err" && bad "a parent that is no scenario was taken" ||
@@ -155,6 +184,19 @@ grep -q 'abrt id=r3 drive=0 times=once on=nth:1' "$WORK/shrunk6.scenario" &&
 grep -q 'timeout id=r1 drive=0 class=read lba=1000+4 on=every:3$' "$WORK/shrunk7.scenario" &&
 	grep -q 'timeout id=r1 drive=0 class=read lba=1004+5 on=every:3$' "$WORK/shrunk8.scenario" &&
 	ok "rule 1's range halved: 1000+4, 1004+5" || bad "halves: $(grep -h '^rule=' "$WORK"/shrunk[78].scenario)"
+# A guest-fuzz workload shrinks to its first half of calls (after the
+# probe), down to one.
+sed -e 's/^description = .*/description = explore workload=ioctl guest-seed=77 guest-ops=5/' \
+	-e 's|^run = .*|run = guest-fuzz --seed 77 --ops 5 --classes ioctl,sysfs --time-limit 45 /dev/$DISK0 /dev/$CDROM|' \
+	-e 's/^timeout = 90/&\ncdrom = true/' "$WORK/big.scenario" >"$WORK/gf.scenario"
+"$ex" shrink "$WORK/gf.scenario" 4 >"$WORK/shrunkgf.scenario"
+head -n 1 "$WORK/shrunkgf.scenario" | grep -q "guest-fuzz's first 2 calls" &&
+	grep -q 'guest-seed=77 guest-ops=2$' "$WORK/shrunkgf.scenario" &&
+	grep -q -- '--seed 77 --ops 2 ' "$WORK/shrunkgf.scenario" && ok "guest-fuzz's first 2 calls of 5" ||
+	bad "the guest-fuzz variant: $(grep -E '^(#|desc|run)' "$WORK/shrunkgf.scenario")"
+sed -i 's/guest-ops=5/guest-ops=1/; s/--ops 5/--ops 1/' "$WORK/gf.scenario"
+"$ex" shrink "$WORK/gf.scenario" 4 | head -n 1 | grep -q "first 0 calls" && bad "one call halved to none" ||
+	ok "one call is not halved"
 out=$("$(scenario_binary)" check "$WORK"/shrunk*.scenario 2>&1) && ok "the variants check: $out" ||
 	bad "variants the checker refuses: $out"
 

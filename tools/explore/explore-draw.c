@@ -15,7 +15,24 @@ typedef struct {
     const char *run;
     const char *append;     /* extra kernel command line, or NULL */
     const char *pattern;    /* the pattern it writes, POSITION:OFFSET:SIZE:SEED */
+    bool guest_fuzz;        /* run is a format of guest-fuzz's seed and calls */
 } Workload;
+
+/* A workload as drawn: guest-fuzz's seed and number of calls with it. */
+typedef struct {
+    const Workload *w;
+    unsigned seed, ops;
+} Work;
+
+#define GUEST_OPS 60
+/*
+ * guest-fuzz (tools/guest-fuzz) on the disk and the CD-ROM: a seeded
+ * stream of calls of some classes, stopped at 45 s so that a run whose
+ * calls keep timing out still ends inside the guest's timeout.
+ */
+#define GUEST_FUZZ(classes) \
+    "guest-fuzz --seed %u --ops %u --classes " classes " --time-limit 45 " \
+    "/dev/$DISK0 /dev/$CDROM"
 
 /*
  * A pattern written, acknowledged (EXPLORE_WRITTEN on stdout) and read back
@@ -41,6 +58,8 @@ static const Workload workloads[] = {
     { "mixed", "dd if=/dev/$DISK0 of=/dev/null bs=4k count=64 skip=2000 iflag=direct; "
       "dd if=/dev/zero of=/dev/$DISK0 bs=4k count=8 seek=3000 oflag=direct conv=fsync; "
       "hdparm -f /dev/$DISK0", NULL },
+    { "passthrough", GUEST_FUZZ("passthrough,scsi"), NULL, NULL, true },
+    { "ioctl", GUEST_FUZZ("ioctl,sysfs"), NULL, NULL, true },
 };
 
 /* Fault kinds (docs/faults.md) and the keys each one takes. */
@@ -189,12 +208,47 @@ static char *random_rule(GRand *r, const DrawLimits *lim, unsigned n)
     return gen_rule(r, lim->kinds[g_rand_int_range(r, 0, lim->n_kinds)], id);
 }
 
-static void print_scenario(const Workload *w, GPtrArray *rules, const DrawLimits *lim,
+/* WORK drawn afresh: a guest-fuzz seed (from 1) and the default calls. */
+static void draw_work(GRand *r, const DrawLimits *lim, Work *work)
+{
+    work->w = lim->workloads[g_rand_int_range(r, 0, lim->n_workloads)];
+    work->seed = work->w->guest_fuzz ? (unsigned)g_rand_int_range(r, 1, G_MAXINT32) : 0;
+    work->ops = GUEST_OPS;
+}
+
+/* The scenario's description: what load_parent reads back. */
+static char *work_description(const Work *work)
+{
+    if (work->w->guest_fuzz) {
+        return g_strdup_printf("explore workload=%s guest-seed=%u guest-ops=%u", work->w->name,
+                               work->seed, work->ops);
+    }
+    return g_strdup_printf("explore workload=%s", work->w->name);
+}
+
+static char *work_run(const Work *work)
+{
+    if (work->w->guest_fuzz) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+        return g_strdup_printf(work->w->run, work->seed, work->ops);
+#pragma GCC diagnostic pop
+    }
+    return g_strdup(work->w->run);
+}
+
+static void print_scenario(const Work *work, GPtrArray *rules, const DrawLimits *lim,
                            const char *from)
 {
+    const Workload *w = work->w;
+    g_autofree char *desc = work_description(work);
+    g_autofree char *run = work_run(work);
+
     printf("# Drawn by tools/atalab explore%s%s.\n", from ? " from " : "", from ? from : "");
-    printf("[scenario]\ndescription = explore workload=%s\ndisks = 1\ntimeout = %u\n",
-           w->name, lim->timeout);
+    printf("[scenario]\ndescription = %s\ndisks = 1\ntimeout = %u\n", desc, lim->timeout);
+    if (w->guest_fuzz) {
+        printf("cdrom = true\n");
+    }
     if (w->append || lim->append) {
         printf("append = %s%s%s\n", w->append ? w->append : "",
                w->append && lim->append ? " " : "", lim->append ? lim->append : "");
@@ -207,7 +261,7 @@ static void print_scenario(const Workload *w, GPtrArray *rules, const DrawLimits
             printf("rule = %s\n", (char *)rules->pdata[i]);
         }
     }
-    printf("\n[workload]\nscsi-timeout = 2\nretries = 1\nrun = %s\n\n[expect]\n", w->run);
+    printf("\n[workload]\nscsi-timeout = 2\nretries = 1\nrun = %s\n\n[expect]\n", run);
     if (w->pattern) {
         printf("pattern = %s\n", w->pattern);
     }
@@ -230,22 +284,42 @@ static void read_rules(GKeyFile *kf, GPtrArray *rules)
     }
 }
 
+/* The workload a description names (workload=NAME [guest-seed=S
+ * guest-ops=N]); false when it names none explore knows. */
+static bool parse_work(const char *desc, Work *work)
+{
+    const char *name = desc ? strstr(desc, "workload=") : NULL;
+    const char *seed = desc ? strstr(desc, " guest-seed=") : NULL;
+    const char *ops = desc ? strstr(desc, " guest-ops=") : NULL;
+    g_autofree char *n = NULL;
+
+    if (!name) {
+        return false;
+    }
+    name += strlen("workload=");
+    n = g_strndup(name, strcspn(name, " "));
+    work->w = workload_named(n);
+    if (!work->w) {
+        return false;
+    }
+    work->seed = seed ? (unsigned)strtoul(seed + strlen(" guest-seed="), NULL, 10) : 0;
+    work->ops = ops ? (unsigned)strtoul(ops + strlen(" guest-ops="), NULL, 10) : GUEST_OPS;
+    return !work->w->guest_fuzz || (seed && work->ops);
+}
+
 /* A parent's workload and rules: what gen mutates. */
-static bool load_parent(const char *path, const Workload **w, GPtrArray *rules)
+static bool load_parent(const char *path, Work *work, GPtrArray *rules)
 {
     g_autoptr(GKeyFile) kf = g_key_file_new();
     g_autoptr(GError) err = NULL;
     g_autofree char *desc = NULL;
-    const char *name;
 
     if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &err)) {
         fprintf(stderr, "atalab-explore: %s: %s\n", path, err->message);
         return false;
     }
     desc = g_key_file_get_string(kf, "scenario", "description", NULL);
-    name = desc ? strstr(desc, "workload=") : NULL;
-    *w = name ? workload_named(name + strlen("workload=")) : NULL;
-    if (!*w) {
+    if (!parse_work(desc, work)) {
         fprintf(stderr, "atalab-explore: %s: not a scenario explore drew "
                 "(no known workload= in its description)\n", path);
         return false;
@@ -273,13 +347,13 @@ static void renumber(GPtrArray *rules)
 
 /* One mutation of a parent: a rule redrawn, added or dropped, a trigger
  * redrawn, or another workload. */
-static void mutate(GRand *r, const DrawLimits *lim, const Workload **w, GPtrArray *rules)
+static void mutate(GRand *r, const DrawLimits *lim, Work *work, GPtrArray *rules)
 {
     unsigned i = rules->len ? g_rand_int_range(r, 0, rules->len) : 0;
 
     switch (g_rand_int_range(r, 0, 5)) {
     case 0:
-        *w = lim->workloads[g_rand_int_range(r, 0, lim->n_workloads)];
+        draw_work(r, lim, work);
         return;
     case 1:
         if (rules->len < MAX_RULES) {
@@ -320,22 +394,22 @@ static int draw_scenario(guint64 seed, const DrawLimits *lim, const char *parent
 {
     GRand *r = g_rand_new_with_seed_array((const guint32[]) { seed, seed >> 32 }, 2);
     g_autoptr(GPtrArray) rules = g_ptr_array_new_with_free_func(g_free);
-    const Workload *w;
+    Work work;
 
     if (parent) {
-        if (!load_parent(parent, &w, rules)) {
+        if (!load_parent(parent, &work, rules)) {
             return 2;
         }
         for (int n = g_rand_int_range(r, 1, 3); n > 0; n--) {
-            mutate(r, lim, &w, rules);
+            mutate(r, lim, &work, rules);
         }
     } else {
-        w = lim->workloads[g_rand_int_range(r, 0, lim->n_workloads)];
+        draw_work(r, lim, &work);
         for (int n = g_rand_int_range(r, 1, 3); n > 0; n--) {
             g_ptr_array_add(rules, random_rule(r, lim, rules->len + 1));
         }
     }
-    print_scenario(w, rules, lim, parent);
+    print_scenario(&work, rules, lim, parent);
     g_rand_free(r);
     return 0;
 }
@@ -402,8 +476,9 @@ static void add_variant(GPtrArray *variants, GPtrArray *rules, unsigned i, char 
 /*
  * The Kth smaller variant of a scenario, in the order a minimizer tries
  * them: each rule dropped (while more than one is left), the probe
- * workload, then each rule firing once, then each rule at its first match,
- * then each rule's LBA range halved (its first half, its second).
+ * workload, guest-fuzz's first half of its calls, then each rule firing
+ * once, then each rule at its first match, then each rule's LBA range
+ * halved (its first half, its second).
  * Variants that change nothing are skipped.
  */
 int explore_shrink(const char *path, unsigned k)
@@ -416,6 +491,8 @@ int explore_shrink(const char *path, unsigned k)
     g_autofree char *desc = NULL;
     g_autofree char *text = NULL;
     bool probe;
+    Work work = { 0 };
+    int halve = -1;     /* the variant that keeps guest-fuzz's first half */
 
     if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_KEEP_COMMENTS, &err)) {
         fprintf(stderr, "atalab-explore: %s: %s\n", path, err->message);
@@ -440,6 +517,13 @@ int explore_shrink(const char *path, unsigned k)
     if (!probe) {
         g_ptr_array_add(variants, NULL);
         g_ptr_array_add(what, g_strdup("the probe workload"));
+    }
+    /* guest-fuzz's calls come from its seed alone: its first half is the
+     * same calls, fewer. */
+    if (parse_work(desc, &work) && work.w->guest_fuzz && work.ops > 1) {
+        halve = (int)variants->len;
+        g_ptr_array_add(variants, NULL);
+        g_ptr_array_add(what, g_strdup_printf("guest-fuzz's first %u calls", work.ops / 2));
     }
     for (unsigned pass = 0; pass < 2; pass++) {
         for (unsigned i = 0; i < rules->len; i++) {
@@ -473,7 +557,16 @@ int explore_shrink(const char *path, unsigned k)
     if (k >= variants->len) {
         return 1;
     }
-    if (variants->pdata[k]) {
+    if ((int)k == halve) {
+        g_autofree char *d = NULL;
+        g_autofree char *run = NULL;
+
+        work.ops /= 2;
+        d = work_description(&work);
+        run = work_run(&work);
+        g_key_file_set_string(kf, "scenario", "description", d);
+        g_key_file_set_string(kf, "workload", "run", run);
+    } else if (variants->pdata[k]) {
         GPtrArray *v = variants->pdata[k];
 
         g_key_file_remove_group(kf, "faults", NULL);

@@ -1,35 +1,40 @@
 # shellcheck shell=bash
-# Guest-side artefacts (the driver modules, ata-pattern, the initramfs) and
+# Guest-side artefacts (the driver modules, ata-pattern, guest-fuzz, the
+# initramfs) and
 # the host's model table tool.
 
 driver_build_dir() { echo "$ATALAB_CACHE/driver/build"; }
 initramfs_path() { echo "$ATALAB_CACHE/initramfs/initramfs.cpio.gz"; }
 ata_pattern_binary() { echo "$ATALAB_CACHE/guest-tools/ata-pattern"; }
+guest_fuzz_binary() { echo "$ATALAB_CACHE/guest-tools/guest-fuzz"; }
 atalab_models_binary() { echo "$ATALAB_CACHE/host-tools/atalab-models"; }
 
-# Static, so it runs in the guest's busybox userland and on the host alike.
+# Static, so they run in the guest's busybox userland and on the host alike.
 guest_tools_key() {
 	key_memo guest_tools_key && return 0
-	hash_text "$(hash_inputs "$ATALAB_ROOT/tools/ata-pattern")" "$(host_toolchain)" \
-		"$(hash_recipe build_guest_tools)"
+	hash_text "$(hash_inputs "$ATALAB_ROOT/tools/ata-pattern" "$ATALAB_ROOT/tools/guest-fuzz")" \
+		"$(host_toolchain)" "$(hash_recipe build_guest_tools)"
 }
 
 build_guest_tools_fresh() {
 	local out
-	out=$(ata_pattern_binary)
-	[ -x "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$(guest_tools_key)" ]
+	for out in "$(ata_pattern_binary)" "$(guest_fuzz_binary)"; do
+		[ -x "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$(guest_tools_key)" ] || return 1
+	done
 }
 
 build_guest_tools() {
-	local out
-	out=$(ata_pattern_binary)
+	local out name
 	build_guest_tools_fresh && return 0
-	mkdir -p "$(dirname "$out")"
-	run_logged "$ATALAB_CACHE/logs/guest-tools.log" "building ata-pattern" \
-		gcc -O2 -Wall -Wextra -Werror -static -o "$out.tmp" \
-		"$ATALAB_ROOT/tools/ata-pattern/ata-pattern.c"
-	mv "$out.tmp" "$out"
-	guest_tools_key >"$out.stamp"
+	for out in "$(ata_pattern_binary)" "$(guest_fuzz_binary)"; do
+		name=${out##*/}
+		mkdir -p "$(dirname "$out")"
+		run_logged "$ATALAB_CACHE/logs/guest-tools.log" "building $name" \
+			gcc -O2 -Wall -Wextra -Werror -static -o "$out.tmp" \
+			"$ATALAB_ROOT/tools/$name/$name.c"
+		mv "$out.tmp" "$out"
+		guest_tools_key >"$out.stamp"
+	done
 }
 
 # Host tools in C, built with glib against the core's own sources:
@@ -197,7 +202,7 @@ build_initramfs() {
 		[ -e "$stage/$applet" ] || ln -s /bin/busybox "$stage/$applet"
 	done
 	rsync -r "${ATALAB_HASH_IGNORE_RSYNC[@]}" "$ATALAB_ROOT/tools/guest/" "$stage/atalab/"
-	cp "$(ata_pattern_binary)" "$stage/atalab/"
+	cp "$(ata_pattern_binary)" "$(guest_fuzz_binary)" "$stage/atalab/"
 	mv "$stage/atalab/init" "$stage/init"
 	if [ -d "$ATALAB_ROOT/tests/guest/guest" ]; then
 		rsync -r "${ATALAB_HASH_IGNORE_RSYNC[@]}" "$ATALAB_ROOT/tests/guest/guest/" \

@@ -17,7 +17,7 @@ explore_options() {
 	opt --jobs N "guests at a time (default: number of CPUs)"
 	opt --seed N "seed of the draws (default 1); a resumed DIR goes on from its last run"
 	opt --kinds LIST "draw rules of these fault kinds only (comma-separated, docs/faults.md; default all 17)"
-	opt --workloads LIST "draw these workloads only (comma-separated: probe read-dma read-pio write-dma write-flush pattern pattern-pio smart mixed; default all)"
+	opt --workloads LIST "draw these workloads only (comma-separated: probe read-dma read-pio write-dma write-flush pattern pattern-pio smart mixed passthrough ioctl; default all)"
 	opt --timeout SECONDS "each guest's timeout, after which the run is a hang (default 90)"
 	opt --append TEXT "extra kernel command line for every run (e.g. a module parameter)"
 	kernel_patch_options
@@ -109,8 +109,10 @@ explore_seconds() {
 	esac
 }
 
-# What the kernel prints when it oopses, warns or finds a locking bug.
-EXPLORE_OOPS='BUG:|WARNING:|Oops|general protection fault|Kernel panic|INFO: task .* blocked|KASAN:|UBSAN:|possible (recursive|circular) locking|inconsistent lock state'
+# What the kernel prints when it oopses, warns or finds a locking bug, or
+# gives up on an interrupt line nobody handles (kernel/irq/spurious.c:
+# "irq N: nobody cared", then "Disabling IRQ #N").
+EXPLORE_OOPS='BUG:|WARNING:|Oops|general protection fault|Kernel panic|INFO: task .* blocked|KASAN:|UBSAN:|possible (recursive|circular) locking|inconsistent lock state|irq [0-9]+: nobody cared|Disabling IRQ #'
 
 # Seconds without a console line or a register access before the guest's
 # timeout that make a timed-out run a hang rather than a slow run: longer
@@ -141,7 +143,7 @@ explore_data_may_change() {
 # explore_judge JOBDIR STATUS [TIMEOUT]: the oracles' verdict on a finished
 # run, one line: "ok", "slow: what" (killed at its timeout TIMEOUT while
 # still working: not a finding) or "KIND: what" (KIND oops, hang, broken,
-# core-bug, mode, data, lost-write).
+# core-bug, mode, contract, data, lost-write).
 explore_judge() {
 	local job=$1 status=$2 timeout=${3:-90} line n allowed last
 	line=$(grep -m1 -E "$EXPLORE_OOPS" "$job/console.log" 2>/dev/null) || line=""
@@ -161,6 +163,8 @@ explore_judge() {
 		echo "core-bug: $("$(trace_tool_binary)" grep --kind bug "$job/trace" | head -n 1)"
 	elif line=$("$(trace_tool_binary)" grep --kind violation "$job/trace" 2>/dev/null | grep -m1 ' reg='); then
 		echo "mode: a transfer broke a timing rule, the mode the driver programmed and the drive's disagree: $line"
+	elif line=$(grep -m1 '^guest-fuzz: contract: ' "$job/stdout" 2>/dev/null); then
+		echo "contract: ${line#guest-fuzz: contract: }"
 	elif line=$(grep -m1 'sectors differ' "$job/stderr" 2>/dev/null) && ! explore_data_may_change "$job"; then
 		echo "data: $line, and no rule that may change data fired"
 	elif grep -qx "explore: pattern written" "$job/stdout" 2>/dev/null &&
