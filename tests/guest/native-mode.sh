@@ -4,7 +4,8 @@
 # atalab_piix find the function native (the control block at BAR 1, not
 # 0x3f6), drive a disk on each channel through the BARs, verified, and take
 # their interrupts on the function's PCI line, shared by both channels,
-# never on IRQ 14 or 15.  The trace header says the mode.
+# never on IRQ 14 or 15.  The trace header says the mode.  A scenario
+# file's ide-mode reaches the run.
 . "$(dirname "$0")/lib.sh"
 
 # native_run MODEL DRIVER XFER [run options]
@@ -41,3 +42,19 @@ native_run ich5 ata_generic XFER_UDMA_5 --append ata_generic.all_generic_ide=1 \
 	--disk "$WORK/a0.img" --disk none --disk "$WORK/a2.img"
 native_run ich5-sata ata_piix XFER_UDMA_6 --disk "$WORK/s0.img" --disk "$WORK/s1.img"
 native_run ich5-sata atalab_piix XFER_UDMA_6 --disk "$WORK/s0.img" --disk "$WORK/s1.img"
+
+# A scenario file's ide-mode (docs/scenarios.md) reaches the run.
+cat >"$WORK/native.scenario" <<'SCEN'
+[scenario]
+description = both channels native
+model = ich5
+ide-mode = native
+[workload]
+run = true
+SCEN
+"$ATALAB" scenario --work "$WORK/scen" "$WORK/native.scenario" >"$WORK/scen.out" 2>&1 ||
+	fail "the native scenario: $(tail -n 5 "$WORK/scen.out")"
+log=$WORK/scen/native/console.log
+grep -q 'ata1: PATA max .* ctl 0x3f4 ' "$log" && ! grep -q 'ata1: PATA max .* irq 14\b' "$log" ||
+	fail "ide-mode = native: $(grep -h 'ata[12]: PATA max' "$log")"
+echo "ok: a scenario's ide-mode = native: the disk's channel at its BARs, on the PCI line"

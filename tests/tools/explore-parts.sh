@@ -124,6 +124,31 @@ done
 cmp -s "$WORK/draws/fresh1.scenario" "$WORK/draws/mut1.scenario" && bad "a mutation changed nothing"
 kinds=$(sed -n 's/^rule[.0-9]* = \([a-z-]*\) .*/\1/p' "$WORK"/draws/*.scenario | sort -u | wc -l)
 [ "$kinds" = 17 ] && ok "300 draws use all 17 fault kinds" || bad "300 draws use $kinds fault kinds, not 17"
+# The controller: every personality, ICH5's both channels native in some
+# runs and on no other; timed rules (no class, no range) among the rules.
+models=$(sed -n 's/^model = //p' "$WORK"/draws/fresh*.scenario | sort -u | paste -sd' ')
+[ "$models" = "ich5 ich5-sata piix3 piix4" ] && ok "150 fresh draws: personalities $models" ||
+	bad "150 fresh draws: personalities '$models'"
+native=$(grep -l '^ide-mode = native$' "$WORK"/draws/*.scenario | wc -l)
+wrong=$(grep -l '^ide-mode' "$WORK"/draws/*.scenario | xargs grep -L '^model = ich5' | wc -l)
+[ "$native" -gt 0 ] && [ "$wrong" = 0 ] && ok "$native draws native, all on ICH5" ||
+	bad "native draws: $native, on another personality: $wrong"
+timed=$(grep -h '^rule.* on=time:' "$WORK"/draws/*.scenario | sort -u)
+[ -n "$timed" ] && ! grep -Eq ' (class|lba)=' <<<"$timed" &&
+	! grep -Evq '^rule[.0-9]* = (spurious-irq|remove|power-cut) ' <<<"$timed" &&
+	ok "$(wc -l <<<"$timed") timed rules, of the three kinds, none with a class or range" ||
+	bad "timed rules: $(head -n 3 <<<"$timed")"
+moved=0
+for i in $(seq 1 150); do
+	[ "$(grep '^model' "$WORK/draws/fresh$i.scenario")" = "$(grep '^model' "$WORK/draws/mut$i.scenario")" ] ||
+		moved=$((moved + 1))
+done
+[ $moved -gt 0 ] && [ $moved -lt 75 ] && ok "$moved of 150 mutations drew the controller again" ||
+	bad "$moved of 150 mutations changed the personality"
+"$ex" gen 9 --model ich5-sata >"$WORK/m.scenario" && "$ex" gen 10 --model ich5-sata "$WORK/draws/fresh1.scenario" >"$WORK/m2.scenario" &&
+	grep -qx 'model = ich5-sata' "$WORK/m.scenario" && grep -qx 'model = ich5-sata' "$WORK/m2.scenario" &&
+	ok "--model ich5-sata: fresh draws and mutations keep it" || bad "--model ich5-sata: $(grep -h '^model' "$WORK"/m*.scenario)"
+"$ex" gen 9 --model piix5 >/dev/null 2>"$WORK/err" && bad "--model piix5 taken" || ok "--model piix5: $(cat "$WORK/err")"
 works=$(sed -n 's/^description = explore workload=\([a-z-]*\).*/\1/p' "$WORK"/draws/*.scenario | sort -u | wc -l)
 [ "$works" = 11 ] && ok "300 draws use all 11 workloads" || bad "300 draws use $works workloads, not 11"
 # guest-fuzz's workloads: a seed in the description and on the run line,

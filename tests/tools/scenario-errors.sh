@@ -15,6 +15,12 @@ expect 2 "^$WORK/syntax.scenario:3:1: expected \\[group\\], key = value or # com
 bad_file model "[scenario]\nmodel = piix9\n$good"
 expect 2 "^$WORK/model.scenario:2:9: model wants piix4, piix3, ich5 or ich5-sata, got 'piix9'$" -- \
 	scenario --check "$WORK/model.scenario"
+bad_file idemode "[scenario]\nmodel = ich5\nide-mode = pci\n$good"
+expect 2 "^$WORK/idemode.scenario:3:12: ide-mode wants legacy, native, native0 or native1, got 'pci'$" -- \
+	scenario --check "$WORK/idemode.scenario"
+bad_file idemodel "[scenario]\nide-mode = native\n$good"
+expect 2 "^$WORK/idemodel.scenario:2:12: ide-mode native wants model ich5 or ich5-sata \\(the PIIX channels are legacy only\\), got model piix4$" -- \
+	scenario --check "$WORK/idemodel.scenario"
 bad_file key "[scenario]\nbogus = 1\n$good"
 expect 2 "^$WORK/key.scenario:2:1: unknown key 'bogus' in \\[scenario\\]$|^$WORK/key.scenario:2:9: unknown key 'bogus'" -- \
 	scenario --check "$WORK/key.scenario"

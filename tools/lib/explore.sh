@@ -11,7 +11,7 @@ EXPLORE_MODELS=(piix3 piix4 ich5 ich5-sata)
 explore_options() {
 	opt_words
 	opt --driver NAME "module the guests load (default ata_piix)"
-	opt --personality NAME "controller: ${EXPLORE_MODELS[*]} (default piix4)"
+	opt --personality NAME "controller: ${EXPLORE_MODELS[*]} (default: drawn per run, with ICH5's native PCI mode)"
 	opt --budget TIME "stop starting runs after TIME (90s, 30m, 2h; default 30m)"
 	opt --runs N "stop after N runs (with --budget: whichever comes first)"
 	opt --jobs N "guests at a time (default: number of CPUs)"
@@ -197,8 +197,7 @@ explore_draw() {
 	fi
 	local -a from=()
 	[ "$parent" = - ] || from=("$parent")
-	"$(explore_binary)" gen "$seed" "${EXPLORE_GEN_ARGS[@]}" "${from[@]}" |
-		sed "/^\[scenario\]$/a model = $EXPLORE_MODEL" >"$w/scenario" || return 1
+	"$(explore_binary)" gen "$seed" "${EXPLORE_GEN_ARGS[@]}" "${from[@]}" >"$w/scenario" || return 1
 	echo "$seed ${parent##*/}"
 }
 
@@ -327,12 +326,12 @@ cmd_explore() {
 	[ ${#OPT_ARGS[@]} = 1 ] || usage_error "wants one DIR (the corpus and findings), got ${#OPT_ARGS[@]} words"
 	EXPLORE_DIR=${OPT_ARGS[0]}
 	EXPLORE_DRIVER=${OPT[--driver]:-}
-	EXPLORE_MODEL=${OPT[--personality]:-piix4}
+	EXPLORE_MODEL=${OPT[--personality]:-}
 	EXPLORE_SEED=${OPT[--seed]:-1}
 	jobs=${OPT[--jobs]:-$(atalab_jobs)}
 	budget=$(explore_seconds "${OPT[--budget]:-30m}") ||
 		usage_error "--budget wants a time like 90s, 30m or 2h, got '${OPT[--budget]}'"
-	[[ " ${EXPLORE_MODELS[*]} " == *" $EXPLORE_MODEL "* ]] ||
+	[ -z "$EXPLORE_MODEL" ] || [[ " ${EXPLORE_MODELS[*]} " == *" $EXPLORE_MODEL "* ]] ||
 		usage_error "--personality wants one of ${EXPLORE_MODELS[*]}, got '$EXPLORE_MODEL'"
 	[ -z "$EXPLORE_DRIVER" ] || [[ "$EXPLORE_DRIVER" =~ ^[A-Za-z0-9_-]+$ ]] ||
 		usage_error "--driver wants a module name, got '$EXPLORE_DRIVER'"
@@ -345,6 +344,7 @@ cmd_explore() {
 	EXPLORE_MINIMIZE_RUNS=${OPT[--minimize-runs]:-12}
 	[[ "$EXPLORE_MINIMIZE_RUNS" =~ ^[0-9]{1,3}$ ]] ||
 		usage_error "--minimize-runs wants a number (0: no minimizing), got '$EXPLORE_MINIMIZE_RUNS'"
+	[ -z "$EXPLORE_MODEL" ] || EXPLORE_GEN_ARGS+=(--model "$EXPLORE_MODEL")
 	! opt_given --kinds || EXPLORE_GEN_ARGS+=(--kinds "${OPT[--kinds]}")
 	! opt_given --workloads || EXPLORE_GEN_ARGS+=(--workloads "${OPT[--workloads]}")
 	! opt_given --timeout || EXPLORE_GEN_ARGS+=(--timeout "${OPT[--timeout]}")
@@ -383,7 +383,7 @@ cmd_explore() {
 	t0=$SECONDS
 	# Interrupted: the runs under way stop too; DIR keeps what was folded.
 	trap 'for item in $(jobs -p); do explore_kill_tree "$item"; done; exit 130' INT TERM
-	msg "explore: $EXPLORE_DIR from run $first, ${EXPLORE_DRIVER:-ata_piix} on $EXPLORE_MODEL, $jobs at a time, seed $EXPLORE_SEED, budget ${budget}s${runs:+, $runs runs}"
+	msg "explore: $EXPLORE_DIR from run $first, ${EXPLORE_DRIVER:-ata_piix} on ${EXPLORE_MODEL:-a personality drawn per run}, $jobs at a time, seed $EXPLORE_SEED, budget ${budget}s${runs:+, $runs runs}"
 	while :; do
 		# Fold what has finished, in run order.
 		for item in $(printf '%s\n' "${!pending[@]}" | sort -n); do

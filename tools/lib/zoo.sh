@@ -32,7 +32,7 @@ ZOO_KEYS=(
 )
 # Oracles in the order a catch reports them (the most telling first); all
 # but the differential's trace and log are absolute.
-ZOO_ORACLES=(oops hang broken core-bug data lost-write mode expectation trace log)
+ZOO_ORACLES=(oops hang broken core-bug contract data lost-write mode expectation trace log)
 
 zoo_options() {
 	opt_words
@@ -57,8 +57,8 @@ files, class, kind); default: every entry of tests/zoo/.  For each entry
 the kit's generic detectors run on the patched kernel, in order, until one
 catches it or the budget is spent:
   library       the scenario library (tests/scenarios/): its expectations,
-                and explore's oracles (oops, hang, broken, core-bug, data,
-                lost-write, mode) on its runs, where the unpatched kernel
+                and explore's oracles (oops, hang, broken, core-bug,
+                contract, data, lost-write, mode) on its runs, where the unpatched kernel
                 passes them
   differential  every library scenario run --deterministic, with requests
                 of at most 64 KiB, on the patched kernel, the unpatched

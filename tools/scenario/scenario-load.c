@@ -368,6 +368,7 @@ void scenario_free(Scenario *s)
     g_free(s->description);
     g_free(s->model);
     g_free(s->cable);
+    g_free(s->ide_mode);
     g_free(s->driver);
     g_free(s->append);
     g_free(s->disk_size);
@@ -446,7 +447,7 @@ Scenario *scenario_load(const char *path)
     static const char *const groups[] = { "scenario", "faults", "workload",
                                           "expect", NULL };
     static const char *const scenario_keys[] = {
-        "description", "model", "cable", "driver", "disks", "disk-size",
+        "description", "model", "cable", "ide-mode", "driver", "disks", "disk-size",
         "append", "seed", "timeout", "deterministic", "cdrom", NULL,
     };
     static const char *const workload_keys[] = {
@@ -514,6 +515,7 @@ Scenario *scenario_load(const char *path)
     s->description = get(&ld, "scenario", "description", "");
     s->model = get(&ld, "scenario", "model", "piix4");
     s->cable = get(&ld, "scenario", "cable", "");
+    s->ide_mode = get(&ld, "scenario", "ide-mode", "");
     s->driver = get(&ld, "scenario", "driver", "ata_piix");
     if (driver_override) {
         g_free(s->driver);
@@ -529,6 +531,16 @@ Scenario *scenario_load(const char *path)
     if (*s->cable && strcmp(s->cable, "40") && strcmp(s->cable, "80")) {
         ok = bad(&ld, "scenario", "cable", "cable wants 40 or 80, got '%s'",
                  s->cable);
+    }
+    /* tools/atalab run --ide-mode: ICH5's channels in native PCI mode */
+    if (*s->ide_mode && strcmp(s->ide_mode, "legacy") && strcmp(s->ide_mode, "native") &&
+        strcmp(s->ide_mode, "native0") && strcmp(s->ide_mode, "native1")) {
+        ok = bad(&ld, "scenario", "ide-mode", "ide-mode wants legacy, native, native0 or "
+                 "native1, got '%s'", s->ide_mode);
+    } else if (*s->ide_mode && strcmp(s->ide_mode, "legacy") &&
+               strcmp(s->model, "ich5") && strcmp(s->model, "ich5-sata")) {
+        ok = bad(&ld, "scenario", "ide-mode", "ide-mode %s wants model ich5 or ich5-sata "
+                 "(the PIIX channels are legacy only), got model %s", s->ide_mode, s->model);
     }
     if (!g_regex_match_simple("^[A-Za-z0-9_-]+$", s->driver, 0, 0)) {
         ok = bad(&ld, "scenario", "driver", "driver wants a module name, "

@@ -111,6 +111,10 @@ static GPtrArray *run_argv(const Scenario *s, const char *dir)
         g_ptr_array_add(a, g_strdup("--cable"));
         g_ptr_array_add(a, g_strdup(s->cable));
     }
+    if (*s->ide_mode) {
+        g_ptr_array_add(a, g_strdup("--ide-mode"));
+        g_ptr_array_add(a, g_strdup(s->ide_mode));
+    }
     g_ptr_array_add(a, g_strdup("--driver"));
     g_ptr_array_add(a, g_strdup(s->driver));
     if (*s->append) {

@@ -30,7 +30,7 @@ typedef struct Scenario {
     char *path;
     char *name;
     char *description;
-    char *model, *cable, *driver, *append, *disk_size;
+    char *model, *cable, *ide_mode, *driver, *append, *disk_size;
     unsigned disks;
     guint64 seed;
     unsigned timeout;
