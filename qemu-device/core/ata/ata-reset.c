@@ -27,8 +27,10 @@ void atalab_ata_abort_command(AtalabDrive *d, const char *why)
     d->data_pos = d->data_end = 0;
     d->pio_source = NULL;
     d->pio_sink = NULL;
-    /* A packet command's reply goes with it: the data-in path of the next
-     * PIO command (IDENTIFY PACKET DEVICE) must not find what is left. */
+    /*
+     * A packet command's reply goes with it: the data-in path of the next
+     * PIO command (IDENTIFY PACKET DEVICE) must not find what is left.
+     */
     d->packet.buf_len = d->packet.buf_pos = 0;
     d->icrc = false;
     atalab_ata_release_dma(d);
