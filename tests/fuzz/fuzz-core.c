@@ -221,7 +221,9 @@ static void op_fault(Fuzz *f)
         "protocol violation=irq-early", "latency delay=30ms",
         "reset-fail for=50ms", "remove for=100ms", "corrupt",
         "corrupt dir=write", "power-cut loss=0.5", "bm-error irq=no",
-        "reset-fail", "remove",
+        "reset-fail", "remove", "identify-data bits=4",
+        "identify-data word=83 value=0", "end-status status=0x51 error=0x04",
+        "end-status status=0xd0", "end-status status=0x58",
     };
     static const char *const trig[] = {
         "always", "nth:1", "nth:3", "after:2", "every:2", "prob:0.3",

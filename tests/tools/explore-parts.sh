@@ -57,6 +57,7 @@ verdict nocontract 0 ok
 gf=$(guest_fuzz_binary)
 "$gf" --self-test >"$WORK/selftest" && grep -qx 'self-test: ok (0 checks failed)' "$WORK/selftest" &&
 	grep -q '^self-test: caught: ' "$WORK/selftest" && ! grep -q '^guest-fuzz: contract' "$WORK/selftest" &&
+	grep -A1 -x 'op 0 ioctl FAKE_HALF -> 0' "$WORK/selftest" | grep -qx 'self-test: caught: op 0: FAKE_HALF left byte 4 of its 8 unwritten' &&
 	ok "guest-fuzz --self-test: $(grep -c caught "$WORK/selftest") breaches caught" ||
 	bad "guest-fuzz --self-test: $(cat "$WORK/selftest")"
 job slow "[    0.900000] ata1: soft resetting link"
@@ -82,6 +83,10 @@ verdict baddata 1 "data: ata-pattern: 924 of 2048 sectors differ"
 job corrupted "[    0.900000] ata1.00: configured for UDMA/33" "5 ata0 fault d0 rule=r1 kind=corrupt cmd=0xc8 lba=100 seq=3"
 echo "ata-pattern: 3 of 2048 sectors differ" >>"$WORK/corrupted/stderr"
 verdict corrupted 1 ok
+# ... and so may an identify-data rule (the drive's capacity or sector size).
+job geometry "[    0.900000] ata1.00: configured for UDMA/33" "5 ata0 fault d0 rule=r1 kind=identify-data cmd=0xec lba=0 seq=3"
+echo "ata-pattern: 3 of 2048 sectors differ" >>"$WORK/geometry/stderr"
+verdict geometry 1 ok
 # ... also when the corrupt firing is followed by thousands of others (a
 # pipe that a grep -q closes early failed under pipefail: a false "data").
 job manyfaults "[    0.900000] ata1.00: configured for UDMA/33" "$(
@@ -123,7 +128,7 @@ for i in $(seq 1 150); do
 done
 cmp -s "$WORK/draws/fresh1.scenario" "$WORK/draws/mut1.scenario" && bad "a mutation changed nothing"
 kinds=$(sed -n 's/^rule[.0-9]* = \([a-z-]*\) .*/\1/p' "$WORK"/draws/*.scenario | sort -u | wc -l)
-[ "$kinds" = 17 ] && ok "300 draws use all 17 fault kinds" || bad "300 draws use $kinds fault kinds, not 17"
+[ "$kinds" = 19 ] && ok "300 draws use all 19 fault kinds" || bad "300 draws use $kinds fault kinds, not 19"
 # The controller: every personality, ICH5's both channels native in some
 # runs and on no other; timed rules (no class, no range) among the rules.
 models=$(sed -n 's/^model = //p' "$WORK"/draws/fresh*.scenario | sort -u | paste -sd' ')

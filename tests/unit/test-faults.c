@@ -82,6 +82,18 @@ static void test_parse_errors(void)
         { "abrt drive", "test:7:6: expected key=value, got 'drive'" },
         { "corrupt dir=sideways", "test:7:13: dir wants read or write" },
         { "power-cut loss=2", "test:7:16: loss wants a probability in [0, 1]" },
+        { "identify-data word=255", "test:7:20: word wants an IDENTIFY word 0-254" },
+        { "identify-data word=83 value=0x10000", "test:7:29: value wants a 16-bit word" },
+        { "identify-data value=3", "test:7:1: identify-data value= needs word=" },
+        { "identify-data word=3 value=3 bits=2", "test:7:1: identify-data value= needs word=" },
+        { "identify-data word=3 bits=17", "test:7:1: identify-data word= has 16 bits" },
+        { "identify-data class=read", "test:7:1: identify-data changes IDENTIFY data" },
+        { "abrt word=3", "test:7:1: word= and value= are for identify-data" },
+        { "end-status", "test:7:1: end-status needs status=0xSS" },
+        { "end-status status=0x100", "test:7:19: status wants a register value" },
+        { "end-status status=0x51 error=x", "test:7:30: error wants a register value" },
+        { "abrt error=0x04", "test:7:1: status= and error= are for end-status" },
+        { "abrt bits=3", "test:7:1: bits= is for corrupt and identify-data" },
     };
     AtalabFaults *f = atalab_faults_new(1);
     unsigned i;
@@ -685,6 +697,122 @@ static void test_corrupt(void)
     rig_free(r);
 }
 
+static bool checksum_ok(const uint16_t w[256])
+{
+    uint8_t sum = 0;
+    unsigned i;
+
+    for (i = 0; i < 256; i++) {
+        sum += (w[i] & 0xFF) + (w[i] >> 8);
+    }
+    return (w[255] & 0xFF) == 0xA5 && sum == 0;
+}
+
+static void test_identify_data(void)
+{
+    Rig *r = rig_new(0x3);
+    uint16_t clean[256], w[256], again[256];
+    char *list;
+    unsigned i, flipped = 0;
+
+    rig_identify(r, 0, clean);
+    g_assert_true(checksum_ok(clean));
+    /* A word set: word 83 without LBA48, the checksum made right again */
+    rule(r, "identify-data id=w drive=0 word=83 value=0x0000 times=once");
+    list = atalab_faults_list(faults(r));
+    g_assert_nonnull(strstr(list, "identify-data id=w drive=0 class=identify"));
+    g_assert_nonnull(strstr(list, "word=83 value=0x0000"));
+    g_free(list);
+    /* A read is no IDENTIFY: the rule does not fire on it */
+    rig_lba28(r, 0, 5, 1);
+    rig_command(r, 0, 0x20);
+    fake_host_complete_all(&r->fh);
+    rig_read_data(r, 0, (uint8_t *)w, 512, false);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_READY);
+    g_assert_cmpuint(fired(r, "w"), ==, 0);
+    rig_identify(r, 0, w);
+    g_assert_cmpuint(fired(r, "w"), ==, 1);
+    g_assert_cmphex(w[83], ==, 0);
+    g_assert_true(checksum_ok(w));
+    for (i = 0; i < 255; i++) {
+        if (i != 83) {
+            g_assert_cmphex(w[i], ==, clean[i]);
+        }
+    }
+    g_assert_true(fake_host_trace_has(&r->fh, "fault d0 identify-data word=83 "));
+    /* times=once: the next IDENTIFY is the drive's own; drive 1 never changed */
+    rig_identify(r, 0, w);
+    g_assert_cmpmem(w, sizeof(w), clean, sizeof(clean));
+    rig_identify(r, 1, w);
+    g_assert_true(checksum_ok(w));
+    g_assert_cmpuint(fired(r, "w"), ==, 1);
+    atalab_faults_clear(faults(r));
+    /* Bit flips anywhere in words 0-254, seeded: the same on a new rig */
+    rule(r, "identify-data id=b drive=0 bits=5 times=once");
+    rig_identify(r, 0, w);
+    for (i = 0; i < 255; i++) {
+        flipped += __builtin_popcount(w[i] ^ clean[i]);
+    }
+    g_assert_cmpuint(flipped, >=, 1);
+    g_assert_cmpuint(flipped, <=, 5);
+    g_assert_true(checksum_ok(w));
+    rig_free(r);
+    r = rig_new(0x3);
+    rule(r, "identify-data id=b drive=0 bits=5 times=once");
+    rig_identify(r, 0, again);
+    g_assert_cmpmem(w, sizeof(w), again, sizeof(again));
+    rig_free(r);
+}
+
+static void test_end_status(void)
+{
+    Rig *r = rig_new(0x1);
+    uint8_t b[512];
+    char *list;
+
+    /* DMA: the data moves, then the Status and Error the rule gives */
+    rule(r, "end-status id=e drive=0 class=read status=0x51 error=0x84 times=once");
+    list = atalab_faults_list(faults(r));
+    g_assert_nonnull(strstr(list, "end-status id=e drive=0 class=read"));
+    g_assert_nonnull(strstr(list, "status=0x51 error=0x84"));
+    g_free(list);
+    dma(r, 0, 0xC8, 40, 2);
+    g_assert_true(rig_ram_matches_disk(r, BUF, 0, 40 * 512, 1024));
+    g_assert_true(r->fh.irq[0]);
+    g_assert_cmphex(rig_in(r, 0, R_ERROR), ==, 0x84);
+    g_assert_cmphex(rig_status(r, 0), ==, 0x51);
+    rig_bm_stop(r, 0);
+    /* once: the next read ends as the drive's own */
+    dma(r, 0, 0xC8, 42, 1);
+    g_assert_cmphex(rig_status(r, 0), ==, ST_READY);
+    rig_bm_stop(r, 0);
+    atalab_faults_clear(faults(r));
+    /* PIO data-in: after the last block the host reads the rule's Status */
+    rule(r, "end-status id=p drive=0 status=0x59 times=once");
+    rig_lba28(r, 0, 7, 1);
+    rig_command(r, 0, 0x20);
+    fake_host_complete_all(&r->fh);
+    rig_read_data(r, 0, b, 512, false);
+    g_assert_cmphex(rig_altstatus(r, 0), ==, 0x59);
+    g_assert_cmphex(rig_in(r, 0, R_ERROR), ==, 0x00);
+    /* DRQ with no data: the drive takes no command (a driver resets) */
+    rig_command(r, 0, 0xE5);
+    g_assert_true(fake_host_trace_has(&r->fh, "ignored d0 drq cmd=0xe5"));
+    rig_srst(r, 0);
+    atalab_faults_clear(faults(r));
+    /* BSY at the end: the drive takes no command until a reset */
+    rule(r, "end-status id=b drive=0 cmd=0xe7 status=0xd0 times=once");
+    rig_command(r, 0, 0xE7);
+    fake_host_complete_all(&r->fh);
+    g_assert_cmphex(rig_altstatus(r, 0), ==, 0xD0);
+    rig_command(r, 0, 0xE5);
+    g_assert_true(fake_host_trace_has(&r->fh, "ignored d0 busy reg=7"));
+    rig_srst(r, 0);
+    g_assert_cmphex(rig_altstatus(r, 0) & ~ST_DSC, ==, ST_DRDY);
+    g_assert_cmpuint(fired(r, "b"), ==, 1);
+    rig_free(r);
+}
+
 static void write_sector(Rig *r, uint32_t lba, uint8_t v)
 {
     uint8_t b[512];
@@ -798,6 +926,8 @@ int main(int argc, char **argv)
     g_test_add_func("/faults/events", test_events);
     g_test_add_func("/faults/reset-fail-remove", test_reset_fail_and_remove);
     g_test_add_func("/faults/corrupt", test_corrupt);
+    g_test_add_func("/faults/identify-data", test_identify_data);
+    g_test_add_func("/faults/end-status", test_end_status);
     g_test_add_func("/faults/power-cut", test_power_cut);
     g_test_add_func("/faults/power-cut-port-cycle-during-restore",
                     test_power_cut_port_cycle_during_restore);

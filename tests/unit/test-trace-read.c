@@ -201,7 +201,7 @@ static void test_malformed_records(void)
         { "1  cfg reset", "empty field" },
         { "1 cfg reset ", "empty field" },
         { "1 ata0 fault d0 power-cut seq=1",
-          "ata0 fault matches none of its 8 forms" },
+          "ata0 fault matches none of its 9 forms" },
     };
     unsigned i;
 

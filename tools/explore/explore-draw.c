@@ -66,7 +66,8 @@ static const Workload workloads[] = {
 
 /* Fault kinds (docs/faults.md) and the keys each one takes. */
 enum { K_CLASS = 1, K_LBA = 2, K_DELAY = 4, K_FOR = 8, K_VIOLATION = 16,
-       K_BITS = 32, K_DIR = 64, K_IRQ = 128, K_LOSS = 256, K_TIMED = 512 };
+       K_BITS = 32, K_DIR = 64, K_IRQ = 128, K_LOSS = 256, K_TIMED = 512,
+       K_WORD = 1024, K_STATUS = 2048 };
 
 typedef struct {
     const char *kind;
@@ -92,6 +93,28 @@ static const Kind kinds[] = {
     { "remove", K_CLASS | K_LBA | K_FOR | K_TIMED, "read;write;flush;any" },
     { "corrupt", K_LBA | K_BITS | K_DIR, NULL },
     { "power-cut", K_CLASS | K_LBA | K_LOSS | K_TIMED, "write;flush;any" },
+    { "identify-data", K_WORD, NULL },
+    { "end-status", K_CLASS | K_LBA | K_STATUS, "read;write;flush;identify;other;any" },
+};
+
+/*
+ * Status values a command may end with that no good end has: ERR, DF,
+ * DRQ with no data, BSY, none of DRDY, the bus floating (ATA-7 vol. 1,
+ * Status); and Error bits (ABRT, IDNF, UNC, ICRC, AMNF, none).
+ */
+static const unsigned end_statuses[] = { 0x51, 0x71, 0x41, 0x01, 0x58, 0x59, 0x50, 0x00,
+                                         0xd0, 0x80, 0x7f, 0xff };
+static const unsigned end_errors[] = { 0x04, 0x10, 0x40, 0x84, 0x01, 0x00 };
+
+/*
+ * IDENTIFY words a driver reads (ATA8-ACS table 22): configuration,
+ * geometry, capabilities, validity, multiple, LBA28 capacity, DMA and PIO
+ * modes, ATA version, command sets, Ultra DMA, reset result (cable),
+ * LBA48 capacity, sector size, rotation rate; any other word drawn too.
+ */
+static const unsigned identify_words[] = {
+    0, 1, 3, 6, 47, 49, 53, 59, 60, 61, 63, 64, 80, 82, 83, 84, 85, 86, 87, 88,
+    93, 100, 101, 102, 103, 106, 117, 118, 217, 222,
 };
 
 #define DISK_SECTORS 32768      /* disk-size 16M */
@@ -201,6 +224,32 @@ static char *gen_rule(GRand *r, const Kind *k, const char *id)
     }
     if (k->keys & K_LOSS) {
         g_string_append_printf(g, " loss=0.%d", g_rand_int_range(r, 1, 10));
+    }
+    if (k->keys & K_STATUS) {
+        g_string_append_printf(g, " status=0x%02x error=0x%02x",
+                               end_statuses[g_rand_int_range(r, 0, G_N_ELEMENTS(end_statuses))],
+                               end_errors[g_rand_int_range(r, 0, G_N_ELEMENTS(end_errors))]);
+    }
+    if (k->keys & K_WORD) {
+        /* a word set to 0, all ones or anything; or bits flipped */
+        int w = g_rand_int_range(r, 0, 4) ?
+            (int)identify_words[g_rand_int_range(r, 0, G_N_ELEMENTS(identify_words))] :
+            g_rand_int_range(r, 0, 255);
+
+        switch (g_rand_int_range(r, 0, 4)) {
+        case 0:
+            g_string_append_printf(g, " word=%d value=0x0000", w);
+            break;
+        case 1:
+            g_string_append_printf(g, " word=%d value=0xffff", w);
+            break;
+        case 2:
+            g_string_append_printf(g, " word=%d value=0x%04x", w, g_rand_int_range(r, 0, 0x10000));
+            break;
+        default:
+            g_string_append_printf(g, " bits=%d", g_rand_int_range(r, 1, 9));
+            break;
+        }
     }
     if (timed) {
         int t0 = g_rand_int_range(r, 1, 41);

@@ -87,16 +87,43 @@ static unsigned op_no;
  * (tools/lib/explore.sh); --self-test's made-up breaches say otherwise. */
 static const char *breach_prefix = "guest-fuzz: contract";
 
+/*
+ * A breach is found while its call's line is still open (the result comes
+ * after the checks): it is held, and printed on a line of its own once the
+ * line ends (flush_breaches), where the oracle looks for it.
+ */
+static char held[4096];
+static size_t held_len;
+
 static void breach(const char *fmt, ...)
 {
     va_list ap;
+    int n;
 
-    printf("%s: op %u: ", breach_prefix, op_no);
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    putchar('\n');
+    if (held_len < sizeof(held)) {
+        n = snprintf(held + held_len, sizeof(held) - held_len, "%s: op %u: ", breach_prefix,
+                     op_no);
+        held_len += n > 0 ? (size_t)n : 0;
+    }
+    if (held_len < sizeof(held)) {
+        va_start(ap, fmt);
+        n = vsnprintf(held + held_len, sizeof(held) - held_len, fmt, ap);
+        va_end(ap);
+        held_len += n > 0 ? (size_t)n : 0;
+    }
+    if (held_len < sizeof(held) - 1) {
+        held[held_len++] = '\n';
+    } else {
+        held[sizeof(held) - 2] = '\n';
+        held_len = sizeof(held) - 1;
+    }
     contract_breaches++;
+}
+
+static void flush_breaches(void)
+{
+    fwrite(held, 1, held_len, stdout);
+    held_len = 0;
 }
 
 /* The first byte at or after FROM, before TO, that is not C; -1 if none. */
@@ -726,21 +753,28 @@ static void ioctl_by_value(int fd, const char *name, unsigned long req, unsigned
     print_rc(rc);
 }
 
+/* An output-only ioctl's line: the call, checked, and its result. */
+static void ioctl_out_line(const char *name, unsigned size, IoctlCall call, void *ctx)
+{
+    int rc;
+
+    printf("op %u ioctl %s", op_no, name);
+    if (line_only()) {
+        return;
+    }
+    rc = ioctl_out_check(name, size, call, ctx);
+    printf(" -> %s\n", rc ? strerrorname_np(-rc) : "0");
+}
+
 static void do_ioctl(int fd, const Ioctl *io)
 {
     int ctx[2] = { fd, (int)io->req };
-    int rc;
 
     if (io->kind == VALUE) {
         ioctl_by_value(fd, io->name, io->req, 0, false);
         return;
     }
-    printf("op %u ioctl %s", op_no, io->name);
-    if (line_only()) {
-        return;
-    }
-    rc = ioctl_out_check(io->name, io->size, ioctl_on_fd, ctx);
-    printf(" -> %s\n", rc ? strerrorname_np(-rc) : "0");
+    ioctl_out_line(io->name, io->size, ioctl_on_fd, ctx);
 }
 
 /* The ioctls that send something: HDIO_DRIVE_CMD and _TASK with drawn
@@ -898,6 +932,7 @@ static int self_test(void)
     for (unsigned i = 0; i < sizeof(io) / sizeof(io[0]); i++) {
         before = contract_breaches;
         ioctl_out_check(io[i].what, io[i].size, fake_ioctl, (void *)&io[i].f);
+        flush_breaches();
         if ((contract_breaches - before > 0) != (io[i].want > 0)) {
             printf("self-test: FAIL: ioctl %s: %u breaches\n", io[i].what,
                    contract_breaches - before);
@@ -931,11 +966,20 @@ static int self_test(void)
         r.h.sb_len_wr = (unsigned char)sg[i].sb_wr;
         before = contract_breaches;
         sg_check(&c, &r, data, out, sense, CANARY_A);
+        flush_breaches();
         if ((contract_breaches - before > 0) != (sg[i].want > 0)) {
             printf("self-test: FAIL: SG_IO %s: %u breaches\n", sg[i].what,
                    contract_breaches - before);
             failed++;
         }
+    }
+    /* A call's line as the guest prints it, then its breach on a line of
+     * its own (the oracle reads lines that start with the prefix). */
+    {
+        FakeIoctl half = { 4, 0 };
+
+        ioctl_out_line("FAKE_HALF", 8, fake_ioctl, &half);
+        flush_breaches();
     }
     printf("self-test: %s (%u checks failed)\n", failed ? "FAIL" : "ok", failed);
     return failed ? 1 : 0;
@@ -1102,6 +1146,7 @@ int main(int argc, char **argv)
             do_sysfs();
             break;
         }
+        flush_breaches();
     }
     printf("guest-fuzz: %u contract breaches\n", contract_breaches);
     return contract_breaches ? 1 : 0;

@@ -16,7 +16,7 @@ explore_options() {
 	opt --runs N "stop after N runs (with --budget: whichever comes first)"
 	opt --jobs N "guests at a time (default: number of CPUs)"
 	opt --seed N "seed of the draws (default 1); a resumed DIR goes on from its last run"
-	opt --kinds LIST "draw rules of these fault kinds only (comma-separated, docs/faults.md; default all 17)"
+	opt --kinds LIST "draw rules of these fault kinds only (comma-separated, docs/faults.md; default all 19 but sense)"
 	opt --workloads LIST "draw these workloads only (comma-separated: probe read-dma read-pio write-dma write-flush pattern pattern-pio smart mixed passthrough ioctl; default all)"
 	opt --timeout SECONDS "each guest's timeout, after which the run is a hang (default 90)"
 	opt --append TEXT "extra kernel command line for every run (e.g. a module parameter)"
@@ -48,7 +48,7 @@ ata_piix or atalab_piix that no earlier run executed joins the corpus.
 
 Oracles, each a finding kept with its scenario, console log and trace:
   oops     the kernel logged an oops, BUG, WARNING, panic, lockdep or KASAN
-           report, or a hung task
+           report, a hung task, or gave up on an interrupt line (nobody cared)
   hang     the guest was killed at its timeout (--timeout) with nothing on
            its console or registers for the last 40 s (a run still working
            at its timeout is "slow", not a finding)
@@ -57,15 +57,18 @@ Oracles, each a finding kept with its scenario, console log and trace:
   mode     a transfer broke a timing rule (a timing violation in the
            trace): the driver left the controller timed for another mode
            than the drive's
+  contract the workload's guest-fuzz saw SG_IO or an ioctl break its
+           contract (wrote past a buffer, left an answer unwritten)
   data     the workload read back other data than it wrote (ata-pattern:
            sectors differ) when no rule that may change data (corrupt,
-           power-cut, protocol, remove) fired
+           power-cut, protocol, remove, identify-data) fired
   lost-write
            the guest's pattern writes were acknowledged but the disk image
            (checked on the host after the guest powered off) does not hold
            them, when no such rule fired
 Each new finding is then minimized: variants of its scenario with a rule
-dropped, the probe workload, a rule firing once or at its first match, a
+dropped, the probe workload, guest-fuzz's first half of its calls, a rule
+firing once or at its first match, a
 rule's LBA range halved are run, and each that gives the same finding is kept (--minimize-runs runs at
 most).  The minimal scenario reproduces it: tools/atalab scenario FILE.
 
@@ -131,13 +134,14 @@ explore_last_sign() {
 }
 
 # explore_data_may_change JOBDIR: did a rule that may change data on the
-# disk or on the wire (corrupt, power-cut, protocol, remove) fire?
+# disk or on the wire (corrupt, power-cut, protocol, remove), or the
+# drive's geometry (identify-data: its capacity or sector size) fire?
 explore_data_may_change() {
 	# grep -c, not -q: under pipefail a reader that stops at the first
 	# match leaves the writer to die of SIGPIPE, and the pipeline fails
 	# (it said "no rule fired" of runs with many firings).
 	"$(trace_tool_binary)" grep --kind fault "$1/trace" 2>/dev/null |
-		grep -cE 'kind=(corrupt|power-cut|protocol|remove)\b' >/dev/null
+		grep -cE 'kind=(corrupt|power-cut|protocol|remove|identify-data)\b' >/dev/null
 }
 
 # explore_judge JOBDIR STATUS [TIMEOUT]: the oracles' verdict on a finished

@@ -734,6 +734,7 @@ static void on_record(Loader *ld, const AtalabTraceRecord *rec,
         return;
     case ATALAB_REC_ATA_FAULT_RESET_OVER:
     case ATALAB_REC_ATA_FAULT_REINSERTED:
+    case ATALAB_REC_ATA_FAULT_IDENTIFY:
     case ATALAB_REC_ATA_FAULT_RESTORE_FAILED:
     case ATALAB_REC_ATA_FAULT_POWER_BACK:
         add_event(ld, ld->t->drive[drive].faults, drive, rec, line);

@@ -161,6 +161,7 @@ static void identify_source(AtalabDrive *d, uint32_t block, uint8_t *buf)
     } else {
         atalab_ata_identify(d, words);
     }
+    atalab_ata_fault_identify(d, words);
     for (i = 0; i < 256; i++) {
         buf[2 * i] = words[i];
         buf[2 * i + 1] = words[i] >> 8;

@@ -126,6 +126,8 @@ typedef struct AtaFaultPlan {
     int64_t latency;            /* completion delayed by this much */
     AtalabFaultRule *corrupt;   /* bit flips in the data */
     AtalabFaultRule *protocol;  /* a protocol violation */
+    AtalabFaultRule *identify;  /* IDENTIFY data changed */
+    AtalabFaultRule *end_status; /* the end's Status and Error */
 } AtaFaultPlan;
 
 /* What the drive's own timer is waiting for (ata-bus.c). */

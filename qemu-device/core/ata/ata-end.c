@@ -54,6 +54,9 @@ static void cmd_end_ok(AtalabDrive *d, uint8_t good)
     }
     atalab_ata_release_dma(d);
     d->status = end.status;
+    if (end.set_error) {
+        d->error = end.error_reg;
+    }
     d->phase = ATA_PHASE_IDLE;
     d->remaining = 0;
     atalab_trace(d->host, "ata%u done d%u 0x%02x status=0x%02x",

@@ -134,6 +134,17 @@ static bool fault_apply(AtalabDrive *d, const AtalabFaultQuery *qp,
                 plan->protocol = r;
             }
             break;
+        case ATALAB_FAULT_IDENTIFY_DATA:
+            if (!plan->identify) {
+                plan->identify = r;
+            }
+            break;
+        case ATALAB_FAULT_END_STATUS:
+            /* a packet command's end is its interrupt reason and sense */
+            if (!plan->end_status && !q.packet) {
+                plan->end_status = r;
+            }
+            break;
         case ATALAB_FAULT_ICRC:
             /* a packet device's Error register has no ICRC bit */
             if (!plan->end_error && !q.packet) {
@@ -250,6 +261,48 @@ void atalab_ata_fault_corrupt(AtalabDrive *d, uint8_t *buf, uint64_t lba,
                  sectors, r->bits, writing ? "write" : "read");
 }
 
+/*
+ * IDENTIFY (PACKET) DEVICE data as an identify-data rule says: a word set,
+ * or bits flipped (in its word, or anywhere in words 0-254); a checksum
+ * (word 255, signature A5h) made right again, as a drive whose firmware
+ * reports these words would.  A trace record for each word changed.
+ */
+void atalab_ata_fault_identify(AtalabDrive *d, uint16_t words[256])
+{
+    const AtalabFaultRule *r = d->fault.identify;
+    uint16_t old[256];
+    uint8_t sum = 0;
+    unsigned i, b;
+
+    if (!r) {
+        return;
+    }
+    memcpy(old, words, sizeof(old));
+    if (r->value >= 0) {
+        words[r->word] = r->value;
+    }
+    for (b = 0; r->value < 0 && b < r->bits; b++) {
+        uint64_t bit = atalab_fault_random(d->fault.identify) %
+                       (r->word >= 0 ? 16 : 255 * 16);
+
+        words[r->word >= 0 ? (unsigned)r->word : bit / 16] ^= 1u << (bit % 16);
+    }
+    if ((words[255] & 0xFF) == 0xA5) {
+        for (i = 0; i < 255; i++) {
+            sum += (words[i] & 0xFF) + (words[i] >> 8);
+        }
+        sum += 0xA5;
+        words[255] = 0xA5 | (uint16_t)(uint8_t)-sum << 8;
+    }
+    for (i = 0; i < 255; i++) {
+        if (words[i] != old[i]) {
+            atalab_trace(d->host, "ata%u fault d%u identify-data word=%u "
+                         "old=0x%04x new=0x%04x", d->bus->index, d->unit, i,
+                         old[i], words[i]);
+        }
+    }
+}
+
 void atalab_ata_fault_end(AtalabDrive *d, AtaEndAt at, uint8_t status,
                           AtaEnd *end)
 {
@@ -272,6 +325,16 @@ void atalab_ata_fault_end(AtalabDrive *d, AtaEndAt at, uint8_t status,
     if ((completes || at == ATA_END_DRAINED) &&
         p && p->violation == ATALAB_PROTO_STATUS_PHASE) {
         end->status |= ATA_STAT_DRQ;    /* "data" left when there is none */
+    }
+    /*
+     * Whatever the rule says, BSY and DRQ too: a device that answers
+     * what no driver expects.  The data moved as usual before it.
+     */
+    if ((completes || at == ATA_END_DRAINED) && plan->end_status) {
+        end->status = plan->end_status->status_value;
+        end->set_error = true;
+        end->error_reg = plan->end_status->error_value >= 0 ?
+                         plan->end_status->error_value : 0;
     }
     end->irq = at != ATA_END_DRAINED && !plan->lost_irq;
 }

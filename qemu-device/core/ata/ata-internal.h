@@ -200,6 +200,8 @@ typedef struct AtaStep {
  */
 bool atalab_ata_fault_step(AtalabDrive *d, uint32_t want, bool medium,
                            AtaStep *step);
+/* IDENTIFY data changed as an identify-data rule that fired says. */
+void atalab_ata_fault_identify(AtalabDrive *d, uint16_t words[256]);
 void atalab_ata_fault_corrupt(AtalabDrive *d, uint8_t *buf, uint64_t lba,
                               uint32_t sectors, bool writing);
 /*
@@ -216,6 +218,8 @@ typedef struct AtaEnd {
     AtalabFaultKind error;      /* not this end: that error instead (ICRC) */
     int64_t delay;              /* not yet: BSY this long, then again */
     uint8_t status;             /* else this status */
+    bool set_error;             /* and this Error (end-status) */
+    uint8_t error_reg;
     bool irq;                   /* and INTRQ rises */
 } AtaEnd;
 /*

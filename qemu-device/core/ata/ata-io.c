@@ -407,6 +407,9 @@ void atalab_ata_pio_in_drained(AtalabDrive *d)
     /* Last block read: no further interrupt in the data-in protocol. */
     atalab_ata_fault_end(d, ATA_END_DRAINED, ATA_STAT_READY, &end);
     d->status = end.status;
+    if (end.set_error) {
+        d->error = end.error_reg;
+    }
     d->phase = ATA_PHASE_IDLE;
     d->pio_source = NULL;
     d->data_pos = d->data_end = 0;

@@ -43,6 +43,8 @@ typedef enum AtalabFaultKind {
     ATALAB_FAULT_CORRUPT,       /* "corrupt": silent bit flips */
     ATALAB_FAULT_POWER_CUT,     /* "power-cut": volatile cache lost */
     ATALAB_FAULT_SENSE,         /* "sense": CHECK CONDITION, given sense */
+    ATALAB_FAULT_IDENTIFY_DATA, /* "identify-data": IDENTIFY words changed */
+    ATALAB_FAULT_END_STATUS,    /* "end-status": any Status/Error at the end */
     ATALAB_FAULT_N_KINDS,
 } AtalabFaultKind;
 
@@ -95,7 +97,11 @@ typedef struct AtalabFaultRule {
     /* Parameters */
     int64_t duration;           /* latency delay; reset-fail/remove time */
     int violation;              /* AtalabProtocolFault */
-    unsigned bits;              /* corrupt: bit flips per sector */
+    unsigned bits;              /* corrupt: flips per sector; identify-data */
+    int word;                   /* identify-data: the word, or -1: any */
+    int value;                  /* identify-data: its value, or -1: flips */
+    int status_value;           /* end-status: Status at the end */
+    int error_value;            /* end-status: Error then, or -1: 00h */
     bool on_write;              /* corrupt: data written (else read) */
     bool irq;                   /* bm-error: the device still interrupts */
     /* power-cut: p * 2^32 that the next newest unflushed write is lost */

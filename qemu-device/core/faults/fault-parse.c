@@ -38,6 +38,8 @@ static const char *const kind_names[ATALAB_FAULT_N_KINDS] = {
     [ATALAB_FAULT_CORRUPT] = "corrupt",
     [ATALAB_FAULT_POWER_CUT] = "power-cut",
     [ATALAB_FAULT_SENSE] = "sense",
+    [ATALAB_FAULT_IDENTIFY_DATA] = "identify-data",
+    [ATALAB_FAULT_END_STATUS] = "end-status",
 };
 
 static const char *const class_names[ATALAB_N_CLASSES] = {
@@ -356,6 +358,28 @@ static bool parse_pair(Parser *p, const char *key, const char *v,
                         "got '%s'", v);
         }
         r->bits = n;
+    } else if (!strcmp(key, "word")) {
+        if (!parse_u64(v, &n) || n > 254) {
+            return fail(p, v, "word wants an IDENTIFY word 0-254 (255 is "
+                        "the checksum), got '%s'", v);
+        }
+        r->word = n;
+    } else if (!strcmp(key, "value")) {
+        if (!parse_u64(v, &n) || n > 0xFFFF) {
+            return fail(p, v, "value wants a 16-bit word (0-0xffff), got "
+                        "'%s'", v);
+        }
+        r->value = n;
+    } else if (!strcmp(key, "status") || !strcmp(key, "error")) {
+        if (!parse_u64(v, &n) || n > 0xFF) {
+            return fail(p, v, "%s wants a register value 0x00-0xff, got "
+                        "'%s'", key, v);
+        }
+        if (!strcmp(key, "status")) {
+            r->status_value = n;
+        } else {
+            r->error_value = n;
+        }
     } else if (!strcmp(key, "dir")) {
         if (strcmp(v, "read") && strcmp(v, "write")) {
             return fail(p, v, "dir wants read or write, got '%s'", v);
@@ -417,6 +441,24 @@ static bool check_rule(Parser *p, const char *kind_at, AtalabFaultRule *r)
                         r->on_write ? "write" : "read");
         }
         break;
+    case ATALAB_FAULT_IDENTIFY_DATA:
+        if (r->cls >= 0 && r->cls != ATALAB_CLASS_IDENTIFY) {
+            return fail(p, kind_at, "identify-data changes IDENTIFY data: "
+                        "class must be identify or any");
+        }
+        r->cls = ATALAB_CLASS_IDENTIFY;
+        if (r->value >= 0 && (r->word < 0 || r->bits)) {
+            return fail(p, kind_at, "identify-data value= needs word= and "
+                        "no bits=");
+        }
+        if (r->word >= 0 && r->bits > 16) {
+            return fail(p, kind_at, "identify-data word= has 16 bits to "
+                        "flip, bits=%u", r->bits);
+        }
+        if (r->value < 0 && !r->bits) {
+            r->bits = 1;
+        }
+        break;
     case ATALAB_FAULT_RESET_FAIL:
         if (r->opcode >= 0 || r->cls >= 0 || r->has_lba) {
             return fail(p, kind_at, "reset-fail matches software resets, "
@@ -440,6 +482,25 @@ static bool check_rule(Parser *p, const char *kind_at, AtalabFaultRule *r)
     }
     if (r->has_sense && r->kind != ATALAB_FAULT_SENSE) {
         return fail(p, kind_at, "sense= is for sense rules");
+    }
+    if (r->kind == ATALAB_FAULT_END_STATUS && r->status_value < 0) {
+        return fail(p, kind_at, "end-status needs status=0xSS (and "
+                    "error=0xEE, default 0x00)");
+    }
+    if ((r->status_value >= 0 || r->error_value >= 0) &&
+        r->kind != ATALAB_FAULT_END_STATUS) {
+        return fail(p, kind_at, "status= and error= are for end-status "
+                    "rules");
+    }
+    if ((r->word >= 0 || r->value >= 0) &&
+        r->kind != ATALAB_FAULT_IDENTIFY_DATA) {
+        return fail(p, kind_at, "word= and value= are for identify-data "
+                    "rules");
+    }
+    if (r->bits && r->kind != ATALAB_FAULT_CORRUPT &&
+        r->kind != ATALAB_FAULT_IDENTIFY_DATA) {
+        return fail(p, kind_at, "bits= is for corrupt and identify-data "
+                    "rules");
     }
     if (r->violation >= 0 && r->kind != ATALAB_FAULT_PROTOCOL) {
         return fail(p, kind_at, "violation= is for protocol rules");
@@ -471,6 +532,7 @@ bool atalab_fault_parse_rule(const char *text, const char *where,
 
     memset(r, 0, sizeof(*r));
     r->drive = r->opcode = r->packet_op = r->cls = r->violation = -1;
+    r->word = r->value = r->status_value = r->error_value = -1;
     r->trigger = ATALAB_TRIGGER_ALWAYS;
     r->irq = true;
     r->loss_scaled = 1ull << 31;               /* half */

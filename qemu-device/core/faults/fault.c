@@ -440,6 +440,21 @@ static void append_rule(GString *s, const AtalabFaultRule *r)
         g_string_append_printf(s, " bits=%u dir=%s", r->bits,
                                r->on_write ? "write" : "read");
     }
+    if (r->kind == ATALAB_FAULT_IDENTIFY_DATA) {
+        if (r->word >= 0) {
+            g_string_append_printf(s, " word=%d", r->word);
+        }
+        if (r->value >= 0) {
+            g_string_append_printf(s, " value=0x%04x", r->value);
+        } else {
+            g_string_append_printf(s, " bits=%u", r->bits);
+        }
+    }
+    if (r->kind == ATALAB_FAULT_END_STATUS) {
+        g_string_append_printf(s, " status=0x%02x error=0x%02x",
+                               r->status_value,
+                               r->error_value >= 0 ? r->error_value : 0);
+    }
     if (r->kind == ATALAB_FAULT_BM_ERROR) {
         g_string_append_printf(s, " irq=%s", r->irq ? "yes" : "no");
     }

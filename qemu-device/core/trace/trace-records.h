@@ -118,6 +118,8 @@ typedef enum AtalabTraceUnit {
       "seq:dec") \
     X(ATA_FAULT_CORRUPTED, "ata", "fault", ATALAB_UNIT_DEV, \
       "corrupted read|write", "lba:dec count:dec bits:dec seq:dec") \
+    X(ATA_FAULT_IDENTIFY, "ata", "fault", ATALAB_UNIT_DEV, "identify-data", \
+      "word:dec old:hex new:hex seq:dec") \
     X(ATA_FAULT_POWER_CUT, "ata", "fault", ATALAB_UNIT_DEV, "power-cut", \
       "lost:dec kept:dec seq:dec") \
     X(ATA_FAULT_RESTORE_FAILED, "ata", "fault", ATALAB_UNIT_DEV, \
