@@ -311,10 +311,7 @@ static char *work_description(const Work *work)
 static char *work_run(const Work *work)
 {
     if (work->w->guest_fuzz) {
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
         return g_strdup_printf(work->w->run, work->seed, work->ops);
-#pragma GCC diagnostic pop
     }
     return g_strdup(work->w->run);
 }
